@@ -1,0 +1,148 @@
+// Validation of JSON bodies with Meilisearch's (deserr) message shapes, errors.md §3.
+// Paths are written `.field`, `.field[2]`; the empty path is the root.
+import { ApiError, type ErrorCode } from '../errors/index.ts';
+
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+export type JsonObject = { [key: string]: Json };
+
+/** The deserr name of a JSON value's kind, as used in "found a string". */
+export function kindOf(value: unknown): string {
+  if (value === null || value === undefined) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  switch (typeof value) {
+    case 'string':
+      return 'a string';
+    case 'boolean':
+      return 'a boolean';
+    case 'number':
+      if (Number.isInteger(value)) return value < 0 ? 'a negative integer' : 'a positive integer';
+      return 'a number';
+    case 'object':
+      return 'an object';
+    default:
+      return 'a string';
+  }
+}
+
+/** Compact JSON of a value, as embedded between backquotes in messages. */
+export function compact(value: unknown): string {
+  return JSON.stringify(value ?? null);
+}
+
+/** `Invalid value type at `.x`: expected a string, but found an array: `[1]``. */
+export function typeError(path: string, expected: string, value: unknown, code: ErrorCode): ApiError {
+  const where = path === '' ? '' : ` at \`${path}\``;
+  return new ApiError(code, `Invalid value type${where}: expected ${expected}, but found ${kindOf(value)}: \`${compact(value)}\``);
+}
+
+/** `Invalid value at `.x`: <reason>`. */
+export function valueError(path: string, reason: string, code: ErrorCode): ApiError {
+  const where = path === '' ? '' : ` at \`${path}\``;
+  return new ApiError(code, `Invalid value${where}: ${reason}`);
+}
+
+/** `Missing field `x``. */
+export function missingField(field: string, code: ErrorCode): ApiError {
+  return new ApiError(code, `Missing field \`${field}\``);
+}
+
+/** `Unknown value `v` at `.p`: expected one of `a`, `b``. */
+export function unknownValue(path: string, value: string, allowed: readonly string[], code: ErrorCode): ApiError {
+  const where = path === '' ? '' : ` at \`${path}\``;
+  return new ApiError(code, `Unknown value \`${value}\`${where}: expected one of ${quoteList(allowed)}`);
+}
+
+export function quoteList(items: readonly string[]): string {
+  return items.map((i) => `\`${i}\``).join(', ');
+}
+
+/** Root must be an object; otherwise `bad_request` like deserr. */
+export function expectObject(value: unknown, path = '', code: ErrorCode = 'bad_request'): JsonObject {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw typeError(path, 'an object', value, code);
+  return value as JsonObject;
+}
+
+export interface FieldRules {
+  /** Accepted field names, in declaration order (used for the "expected one of" list). */
+  readonly known: readonly string[];
+  /** Fields that exist but may not be sent here, with their dedicated code (immutable_*). */
+  readonly immutable?: Readonly<Record<string, ErrorCode>>;
+}
+
+/** Rejects unknown and immutable fields with deserr's messages (first offending field wins). */
+export function checkFields(obj: JsonObject, rules: FieldRules): void {
+  for (const key of Object.keys(obj)) {
+    if (rules.known.includes(key)) continue;
+    const immutable = rules.immutable?.[key];
+    if (immutable) {
+      throw new ApiError(immutable, `Immutable field \`${key}\`: expected one of ${quoteList(rules.known)}`);
+    }
+    const guess = didYouMean(key, rules.known);
+    const hint = guess ? `did you mean \`${guess}\`? ` : '';
+    throw new ApiError('bad_request', `Unknown field \`${key}\`: ${hint}expected one of ${quoteList(rules.known)}`);
+  }
+}
+
+/** deserr suggests a known field when the Jaro-Winkler-like similarity is high; we use edit distance ≤ 1/3 of the length. */
+export function didYouMean(input: string, known: readonly string[]): string | undefined {
+  let best: string | undefined;
+  let bestScore = Infinity;
+  const norm = (s: string) => s.toLowerCase().replace(/[_-]/g, '');
+  for (const k of known) {
+    const d = editDistance(norm(input), norm(k));
+    if (d < bestScore) {
+      bestScore = d;
+      best = k;
+    }
+  }
+  if (best === undefined) return undefined;
+  return bestScore <= Math.max(1, Math.floor(best.length / 3)) ? best : undefined;
+}
+
+function editDistance(a: string, b: string): number {
+  const prev = new Array<number>(b.length + 1);
+  for (let j = 0; j <= b.length; j++) prev[j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    let diag = prev[0]!;
+    prev[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const tmp = prev[j]!;
+      prev[j] = Math.min(prev[j]! + 1, prev[j - 1]! + 1, diag + (a[i - 1] === b[j - 1] ? 0 : 1));
+      diag = tmp;
+    }
+  }
+  return prev[b.length]!;
+}
+
+export function asString(value: unknown, path: string, code: ErrorCode): string {
+  if (typeof value !== 'string') throw typeError(path, 'a string', value, code);
+  return value;
+}
+
+export function asOptionalString(value: unknown, path: string, code: ErrorCode): string | null {
+  if (value === null || value === undefined) return null;
+  if (typeof value !== 'string') throw typeError(path, 'a string', value, code);
+  return value;
+}
+
+export function asBoolean(value: unknown, path: string, code: ErrorCode): boolean {
+  if (typeof value !== 'boolean') throw typeError(path, 'a boolean', value, code);
+  return value;
+}
+
+export function asPositiveInteger(value: unknown, path: string, code: ErrorCode): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) {
+    throw typeError(path, 'a positive integer', value, code);
+  }
+  return value;
+}
+
+export function asArray(value: unknown, path: string, code: ErrorCode): Json[] {
+  if (!Array.isArray(value)) throw typeError(path, 'an array', value, code);
+  return value as Json[];
+}
+
+export function asStringArray(value: unknown, path: string, code: ErrorCode): string[] {
+  const arr = asArray(value, path, code);
+  return arr.map((v, i) => asString(v, `${path}[${i}]`, code));
+}

@@ -1,0 +1,232 @@
+// Request authorization: the decision procedure of auth-keys.md §2, without HTTP.
+//
+// Tenant tokens (§7) plug in at step 4 through `TenantTokenVerifier`: given the bearer token of a
+// `search` / `chatCompletions` request it returns null ("not a tenant token": fall back to API key
+// lookup), a `TenantGrant` (the parent key uid and the token's index rules), or throws the ApiError
+// of an invalid token. Steps 6-7 then apply to the parent key exactly as for a plain key.
+import crypto from 'node:crypto';
+import { ApiError } from '../api/errors/index.ts';
+import { nowMicros } from '../engine/time.ts';
+import { expandActions, isKeysAction } from './actions.ts';
+import { anyPatternMatches, formatPatternList } from './index-pattern.ts';
+import type { ApiKey, KeyStore } from './key-store.ts';
+
+export const MSG_MISSING_AUTHORIZATION_HEADER = 'The Authorization header is missing. It must use the bearer authorization method.';
+export const MSG_INVALID_API_KEY = 'The provided API key is invalid.';
+export const MSG_MISSING_MASTER_KEY =
+  'Meilisearch is running without a master key. To access this API endpoint, you must have set a master key at launch.';
+
+/** What a valid tenant token grants (built by the §7 verifier). */
+export interface TenantGrant {
+  /** uid of the API key that signed the token (`apiKeyUid`). */
+  readonly keyUid: string;
+  /** The token's `searchRules` patterns, for the error message. */
+  readonly indexPatterns: readonly string[];
+  /** Whether the rules contain `*`. */
+  readonly allIndexes: boolean;
+  canSeeIndex(uid: string): boolean;
+  /** The token's forced filter for this index, if any (ANDed with the user's filter at search time). */
+  filterFor?(uid: string): unknown;
+}
+
+/**
+ * Step 4 hook. Returns null when `token` is not a tenant token (then API key lookup happens), a grant
+ * for a valid token, or throws an ApiError (`invalid_api_key`) for an invalid/expired one.
+ */
+export type TenantTokenVerifier = (token: string, keys: KeyStore) => TenantGrant | null;
+
+export interface AuthRequest {
+  /** The raw `Authorization` header, undefined when absent. */
+  authorization: string | undefined;
+  /** The action the route requires (auth-keys.md §6). */
+  action: string;
+  /** The `{index_uid}` path segment, if the route has one. */
+  indexUid?: string | null;
+  /** Whether the route is one of `/keys` (closed without a master key; implied by a `keys.*` action). */
+  keysRoute: boolean;
+}
+
+export type AuthVia = 'open' | 'master' | 'key' | 'tenant';
+
+/** Who made an authorized request, and which indexes it may see. */
+export class AuthContext {
+  /** `open`: no master key configured; `master`: the master key; `key`: an API key; `tenant`: a tenant token. */
+  readonly via: AuthVia;
+  /** The API key used (the parent key for a tenant token); null for open/master. */
+  readonly keyUid: string | null;
+  /** The tenant token grant, when authenticated by one. */
+  readonly tenant: TenantGrant | null;
+  /** True when no index restriction applies (key with `*` and, for a tenant token, rules with `*`). */
+  readonly allIndexes: boolean;
+  readonly #keyIndexes: readonly string[] | null;
+  readonly #canCreateIndexes: boolean;
+
+  constructor(opts: {
+    via: AuthVia;
+    keyUid?: string | null;
+    keyIndexes?: readonly string[] | null;
+    tenant?: TenantGrant | null;
+    canCreateIndexes?: boolean;
+  }) {
+    this.via = opts.via;
+    this.keyUid = opts.keyUid ?? null;
+    this.tenant = opts.tenant ?? null;
+    this.#keyIndexes = opts.keyIndexes ?? null;
+    this.#canCreateIndexes = opts.canCreateIndexes ?? true;
+    const keyAll = this.#keyIndexes === null || this.#keyIndexes.includes('*');
+    this.allIndexes = keyAll && (this.tenant === null || this.tenant.allIndexes);
+  }
+
+  static readonly OPEN: AuthContext = new AuthContext({ via: 'open' });
+  static readonly MASTER: AuthContext = new AuthContext({ via: 'master' });
+
+  /** Whether the key (and the tenant token, if any) allows index `uid`: for filtering lists. */
+  canSeeIndex(uid: string): boolean {
+    if (this.#keyIndexes !== null && !anyPatternMatches(this.#keyIndexes, uid)) return false;
+    return this.tenant === null || this.tenant.canSeeIndex(uid);
+  }
+
+  /** Whether this request may create index `uid` (key holds `indexes.create` and sees `uid`), e.g. on document addition. */
+  canCreateIndex(uid: string): boolean {
+    return this.#canCreateIndexes && this.canSeeIndex(uid);
+  }
+
+  /** The key's index patterns (null when unrestricted). */
+  get keyIndexes(): readonly string[] | null {
+    return this.#keyIndexes;
+  }
+}
+
+/** 403 for `GET /metrics` with a key that does not allow every index. */
+export function metricsNeedsAllIndexes(): ApiError {
+  return new ApiError(
+    'invalid_api_key',
+    'The provided API key is invalid. The API key for the `/metrics` route must allow access to all indexes.',
+  );
+}
+
+export interface AuthorizerOptions {
+  masterKey: string | null;
+  keys: KeyStore;
+  /** Tenant token support (§7); absent → every token goes to API key lookup. */
+  tenantTokens?: TenantTokenVerifier;
+  /** Clock in µs (tests). */
+  now?: () => number;
+}
+
+// Meilisearch reads the header with `to_str()`, which fails (→ "") on anything but visible ASCII / tab.
+const HEADER_CHARS = /^[\t\x20-\x7e]*$/;
+
+export class Authorizer {
+  readonly #masterKey: Buffer | null;
+  readonly #keys: KeyStore;
+  readonly #tenantTokens: TenantTokenVerifier | undefined;
+  readonly #now: () => number;
+  readonly #granted = new WeakMap<ApiKey, Set<string>>();
+
+  constructor(opts: AuthorizerOptions) {
+    this.#masterKey = opts.masterKey === null ? null : Buffer.from(opts.masterKey, 'utf8');
+    this.#keys = opts.keys;
+    this.#tenantTokens = opts.tenantTokens;
+    this.#now = opts.now ?? nowMicros;
+  }
+
+  get keys(): KeyStore {
+    return this.#keys;
+  }
+
+  /** Authorizes a request or throws the ApiError Meilisearch would answer. */
+  authorize(req: AuthRequest): AuthContext {
+    // 1. header parsing
+    let token: string | null = null;
+    if (req.authorization !== undefined) {
+      const header = HEADER_CHARS.test(req.authorization) ? req.authorization : '';
+      const space = header.indexOf(' ');
+      const scheme = space < 0 ? header : header.slice(0, space);
+      if (scheme !== 'Bearer') throw new ApiError('missing_authorization_header', MSG_MISSING_AUTHORIZATION_HEADER);
+      if (space < 0) throw new ApiError('invalid_api_key', MSG_INVALID_API_KEY);
+      token = header.slice(space + 1);
+    }
+
+    // 2. no master key: everything is open but /keys
+    if (this.#masterKey === null) {
+      if (req.keysRoute || isKeysAction(req.action)) throw new ApiError('missing_master_key', MSG_MISSING_MASTER_KEY);
+      return AuthContext.OPEN;
+    }
+
+    // Without a header, every failure below is reported as a missing header.
+    const fail = (message: string = MSG_INVALID_API_KEY): ApiError =>
+      token === null
+        ? new ApiError('missing_authorization_header', MSG_MISSING_AUTHORIZATION_HEADER)
+        : new ApiError('invalid_api_key', message);
+    const presented = token ?? '';
+
+    // 3. master key
+    if (sameBytes(this.#masterKey, presented)) return AuthContext.MASTER;
+
+    // 4. tenant token (search and chat only)
+    let tenant: TenantGrant | null = null;
+    if (this.#tenantTokens && (req.action === 'search' || req.action === 'chatCompletions') && token !== null) {
+      tenant = this.#tenantTokens(token, this.#keys);
+    }
+
+    // 5. API key lookup
+    const uid = tenant !== null ? tenant.keyUid : this.#keys.uidForToken(presented);
+    if (uid === null) throw fail();
+    const key = this.#keys.find(uid);
+    if (key === null) throw fail();
+
+    // 6. index scope
+    const index = req.indexUid ?? null;
+    if (index !== null) {
+      if (tenant !== null && !tenant.canSeeIndex(index)) {
+        throw fail(
+          `The provided tenant token cannot acces the index \`${index}\`, allowed indexes are ${formatPatternList(tenant.indexPatterns)}.`,
+        );
+      }
+      if (!anyPatternMatches(key.indexes, index)) {
+        throw fail(
+          tenant !== null
+            ? `The API key used to generate this tenant token cannot acces the index \`${index}\`.`
+            : `The API key cannot acces the index \`${index}\`, authorized indexes are ${formatPatternList(key.indexes)}.`,
+        );
+      }
+    }
+
+    // 7. action (for this index, or for any index when the route has none) and expiry
+    const granted = this.#grantedActions(key);
+    if (!granted.has(req.action) || key.indexes.length === 0) throw fail();
+    if (this.#expired(key)) throw fail();
+
+    return new AuthContext({
+      via: tenant !== null ? 'tenant' : 'key',
+      keyUid: key.uid,
+      keyIndexes: key.indexes,
+      tenant,
+      canCreateIndexes: granted.has('indexes.create'),
+    });
+  }
+
+  #grantedActions(key: ApiKey): Set<string> {
+    let set = this.#granted.get(key);
+    if (!set) {
+      set = expandActions(key.actions);
+      this.#granted.set(key, set);
+    }
+    return set;
+  }
+
+  #expired(key: ApiKey): boolean {
+    return key.expiresAt !== null && this.#now() >= key.expiresAt;
+  }
+}
+
+function sameBytes(expected: Buffer, presented: string): boolean {
+  const got = Buffer.from(presented, 'utf8');
+  // compare against itself when lengths differ so the timing does not depend on the content
+  if (got.length !== expected.length) {
+    crypto.timingSafeEqual(expected, expected);
+    return false;
+  }
+  return crypto.timingSafeEqual(expected, got);
+}

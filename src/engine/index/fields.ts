@@ -1,0 +1,73 @@
+// Field paths of documents: the dotted view of nested objects (documents.md §3) and
+// the selection of fields for output.
+
+/** Every field path of a document, parents included: {a:{b:1}} → a, a.b. Arrays of objects are walked. */
+export function fieldPaths(doc: Record<string, unknown>, out: Set<string> = new Set(), prefix = ''): Set<string> {
+  for (const key of Object.keys(doc)) {
+    const path = prefix === '' ? key : `${prefix}.${key}`;
+    out.add(path);
+    collectNested(doc[key], path, out);
+  }
+  return out;
+}
+
+function collectNested(value: unknown, path: string, out: Set<string>): void {
+  if (value === null || typeof value !== 'object') return;
+  if (Array.isArray(value)) {
+    for (const item of value) collectNested(item, path, out);
+    return;
+  }
+  fieldPaths(value as Record<string, unknown>, out, path);
+}
+
+/**
+ * Keeps only the selected fields of a document: a selected parent keeps all its children,
+ * a selected child keeps a pruned copy of its parents. Output keys follow `order` (the index's
+ * field order) then the document's own order.
+ */
+export function selectFields(doc: Record<string, unknown>, fields: readonly string[], order?: readonly string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const keys = order ? orderedKeys(doc, order) : Object.keys(doc);
+  for (const key of keys) {
+    const value = pick(doc[key], key, fields);
+    if (value !== undefined) out[key] = value;
+  }
+  return out;
+}
+
+function orderedKeys(doc: Record<string, unknown>, order: readonly string[]): string[] {
+  const seen = new Set<string>();
+  const keys: string[] = [];
+  for (const k of order) if (Object.prototype.hasOwnProperty.call(doc, k) && !seen.has(k)) (seen.add(k), keys.push(k));
+  for (const k of Object.keys(doc)) if (!seen.has(k)) (seen.add(k), keys.push(k));
+  return keys;
+}
+
+function pick(value: unknown, path: string, fields: readonly string[]): unknown {
+  let descend = false;
+  for (const f of fields) {
+    if (f === path || f === '*' || path.startsWith(f + '.')) return value;
+    if (f.startsWith(path + '.')) descend = true;
+  }
+  if (!descend || value === null || typeof value !== 'object') return undefined;
+  if (Array.isArray(value)) {
+    const items = value
+      .map((item) => (item !== null && typeof item === 'object' && !Array.isArray(item) ? pickObject(item as Record<string, unknown>, path, fields) : undefined))
+      .filter((v) => v !== undefined);
+    return items.length > 0 ? items : undefined;
+  }
+  return pickObject(value as Record<string, unknown>, path, fields);
+}
+
+function pickObject(obj: Record<string, unknown>, path: string, fields: readonly string[]): Record<string, unknown> | undefined {
+  const out: Record<string, unknown> = {};
+  let any = false;
+  for (const key of Object.keys(obj)) {
+    const v = pick(obj[key], `${path}.${key}`, fields);
+    if (v !== undefined) {
+      out[key] = v;
+      any = true;
+    }
+  }
+  return any ? out : undefined;
+}

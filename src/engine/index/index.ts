@@ -1,0 +1,133 @@
+// One index: an LMDB environment holding its documents, ids, counters and (later) search tables.
+// Reads are public here; writes go through engine/indexing.
+import { Env, type Table } from '../store/index.ts';
+import { bitmapFrom, type Bitmap } from '../bitmap/index.ts';
+import { DOCUMENTS, EXTERNAL_IDS, MAIN, type IndexMeta, type MainValues } from './layout.ts';
+
+export interface IndexStats {
+  numberOfDocuments: number;
+  rawDocumentDbSize: number;
+  avgDocumentSize: number;
+  fieldDistribution: Record<string, number>;
+}
+
+export interface DocumentsPage {
+  results: Record<string, unknown>[];
+  total: number;
+}
+
+export class Index {
+  readonly env: Env;
+  readonly main: Table<keyof MainValues, MainValues[keyof MainValues]>;
+  readonly externalIds: Table<string, number>;
+  readonly documents: Table<number, Record<string, unknown>>;
+
+  private constructor(env: Env) {
+    this.env = env;
+    this.main = env.table(MAIN);
+    this.externalIds = env.table(EXTERNAL_IDS);
+    this.documents = env.table(DOCUMENTS);
+  }
+
+  /** Opens the index stored in `dir`; `create` writes a fresh one when none is there. */
+  static open(dir: string, create?: { primaryKey: string | null; now: number }): Index {
+    const index = new Index(Env.open(dir));
+    if (create && index.main.get('meta') === undefined) {
+      index.env.write(() => {
+        index.setMain('meta', { primaryKey: create.primaryKey, createdAt: create.now, updatedAt: create.now });
+        index.setMain('generation', 0);
+      });
+    }
+    return index;
+  }
+
+  getMain<K extends keyof MainValues>(key: K): MainValues[K] | undefined {
+    return this.main.get(key) as MainValues[K] | undefined;
+  }
+
+  setMain<K extends keyof MainValues>(key: K, value: MainValues[K]): void {
+    this.main.put(key, value);
+  }
+
+  meta(): IndexMeta {
+    const meta = this.getMain('meta');
+    if (!meta) throw new Error(`index at ${this.env.path} has no meta`);
+    return meta;
+  }
+
+  generation(): number {
+    return this.getMain('generation') ?? 0;
+  }
+
+  usedIds(): Bitmap {
+    return bitmapFrom(this.getMain('usedIds'));
+  }
+
+  numberOfDocuments(): number {
+    return this.documents.count();
+  }
+
+  fieldsOrder(): string[] {
+    return this.getMain('fieldsOrder') ?? [];
+  }
+
+  fieldDistribution(): Record<string, number> {
+    return this.getMain('fieldDistribution') ?? {};
+  }
+
+  internalId(externalId: string): number | undefined {
+    return this.externalIds.get(externalId);
+  }
+
+  /** The stored document of an external id. */
+  document(externalId: string): Record<string, unknown> | undefined {
+    const id = this.externalIds.get(externalId);
+    return id === undefined ? undefined : this.documents.get(id);
+  }
+
+  /** A page of documents in internal id order, optionally restricted to some internal ids. */
+  documentsPage(opts: { offset: number; limit: number; ids?: Bitmap }): DocumentsPage {
+    const { offset, limit, ids } = opts;
+    if (ids) {
+      const results: Record<string, unknown>[] = [];
+      const picked = ids.rangeUint32Array(offset, limit);
+      for (const id of picked) {
+        const doc = this.documents.get(id);
+        if (doc) results.push(doc);
+      }
+      return { results, total: ids.size };
+    }
+    const results: Record<string, unknown>[] = [];
+    if (limit > 0) {
+      for (const [, doc] of this.documents.entries({ offset, limit })) results.push(doc);
+    }
+    return { results, total: this.documents.count() };
+  }
+
+  stats(): IndexStats {
+    const numberOfDocuments = this.numberOfDocuments();
+    const rawDocumentDbSize = this.getMain('documentBytes') ?? 0;
+    const fieldDistribution = sortedObject(this.fieldDistribution());
+    return {
+      numberOfDocuments,
+      rawDocumentDbSize,
+      avgDocumentSize: numberOfDocuments === 0 ? 0 : Math.floor(rawDocumentDbSize / numberOfDocuments),
+      fieldDistribution,
+    };
+  }
+
+  /** Bytes of the environment's file and the part of it in use. */
+  diskSizes(): { fileBytes: number; usedBytes: number } {
+    return this.env.sizes();
+  }
+
+  async close(): Promise<void> {
+    await this.env.close();
+  }
+}
+
+function sortedObject(obj: Record<string, number>): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const key of Object.keys(obj).sort()) if (obj[key]! > 0) out[key] = obj[key]!;
+  return out;
+}

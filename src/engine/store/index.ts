@@ -1,0 +1,189 @@
+// The one wrapper around `lmdb`: environments, typed tables, atomic write transactions,
+// read snapshots and consistent copies. Nothing else in the project imports `lmdb`.
+//
+// Buffer lifetime: `getBinaryFast` returns a reused buffer; this module never hands one out,
+// every binary value returned here is a fresh copy.
+import { open, type Database, type RootDatabase, type Key } from 'lmdb';
+import fs from 'node:fs';
+import path from 'node:path';
+
+export type KeyCodec = 'uint32' | 'string' | 'ordered';
+export type ValueCodec = 'msgpack' | 'json' | 'binary' | 'string';
+
+/** A named database declared once: name, codecs, and what it maps. */
+export interface TableSpec<K, V> {
+  readonly name: string;
+  readonly key: KeyCodec;
+  readonly value: ValueCodec;
+  /** "maps X to Y" */
+  readonly doc: string;
+  /** phantom fields for typing */
+  readonly _k?: K;
+  readonly _v?: V;
+}
+
+export function table<K, V>(name: string, key: KeyCodec, value: ValueCodec, doc: string): TableSpec<K, V> {
+  return { name, key, value, doc };
+}
+
+export interface RangeOptions<K> {
+  start?: K;
+  end?: K;
+  reverse?: boolean;
+  limit?: number;
+  offset?: number;
+}
+
+/** A typed view over one named database. Writes must happen inside `Env.write`. */
+export class Table<K, V> {
+  readonly #db: Database<V, Key>;
+  readonly #env: Env;
+
+  constructor(env: Env, db: Database<V, Key>) {
+    this.#env = env;
+    this.#db = db;
+  }
+
+  get(key: K): V | undefined {
+    return this.#db.get(key as Key);
+  }
+
+  has(key: K): boolean {
+    return this.#db.doesExist(key as Key);
+  }
+
+  /** A fresh copy of the raw bytes of a value. */
+  getBytes(key: K): Buffer | undefined {
+    return this.#db.getBinary(key as Key);
+  }
+
+  put(key: K, value: V): void {
+    this.#env.assertWriting();
+    this.#db.putSync(key as Key, value);
+  }
+
+  remove(key: K): boolean {
+    this.#env.assertWriting();
+    return this.#db.removeSync(key as Key);
+  }
+
+  clear(): void {
+    this.#env.assertWriting();
+    this.#db.clearSync();
+  }
+
+  *entries(opts: RangeOptions<K> = {}): Generator<[K, V]> {
+    for (const { key, value } of this.#db.getRange(opts as Parameters<Database<V, Key>['getRange']>[0])) {
+      yield [key as K, value];
+    }
+  }
+
+  *keys(opts: RangeOptions<K> = {}): Generator<K> {
+    for (const key of this.#db.getKeys(opts as Parameters<Database<V, Key>['getKeys']>[0])) yield key as K;
+  }
+
+  count(): number {
+    return this.#db.getCount();
+  }
+
+  /** Bytes used by this table's pages (branch + leaf + overflow). */
+  usedBytes(): number {
+    const s = this.#db.getStats() as { pageSize: number; treeBranchPageCount: number; treeLeafPageCount: number; overflowPages: number };
+    return s.pageSize * (s.treeBranchPageCount + s.treeLeafPageCount + s.overflowPages);
+  }
+}
+
+export interface EnvOptions {
+  /** Maximum number of named tables (default 32). */
+  maxTables?: number;
+}
+
+/** One LMDB environment (a directory holding data.mdb). */
+export class Env {
+  readonly path: string;
+  readonly #root: RootDatabase;
+  #writing = 0;
+  #closed = false;
+
+  private constructor(dir: string, root: RootDatabase) {
+    this.path = dir;
+    this.#root = root;
+  }
+
+  static open(dir: string, opts: EnvOptions = {}): Env {
+    fs.mkdirSync(dir, { recursive: true });
+    const root = open({ path: dir, maxDbs: opts.maxTables ?? 32, noSubdir: false, cache: false });
+    return new Env(dir, root);
+  }
+
+  table<K, V>(spec: TableSpec<K, V>): Table<K, V> {
+    const keyEncoding = spec.key === 'uint32' ? 'uint32' : spec.key === 'string' ? 'ordered-binary' : 'ordered-binary';
+    const encoding = spec.value === 'string' ? 'string' : spec.value;
+    const db = this.#root.openDB<V, Key>(spec.name, { keyEncoding, encoding } as Parameters<RootDatabase['openDB']>[1]);
+    return new Table<K, V>(this, db);
+  }
+
+  /** Runs `fn` in one synchronous write transaction; a throw aborts everything it wrote. */
+  write<T>(fn: () => T): T {
+    let result!: T;
+    this.#writing++;
+    try {
+      this.#root.transactionSync(() => {
+        result = fn();
+      });
+    } finally {
+      this.#writing--;
+    }
+    return result;
+  }
+
+  /** Resolves once every committed write is flushed to disk. */
+  async flushed(): Promise<void> {
+    await this.#root.flushed;
+  }
+
+  /** Runs `fn` against one consistent read snapshot. */
+  read<T>(fn: () => T): T {
+    // lmdb-js keeps one read transaction per event turn, renewed after writes of this thread:
+    // a synchronous function sees one snapshot unless it writes itself.
+    return fn();
+  }
+
+  /** Lets reads of this thread see commits made by other threads right away. */
+  refresh(): void {
+    this.#root.resetReadTxn?.();
+  }
+
+  assertWriting(): void {
+    if (this.#writing === 0) throw new Error('store: write outside of Env.write()');
+  }
+
+  /** A consistent copy of the whole environment into `targetDir` (for snapshots and compaction). */
+  async copyTo(targetDir: string, compact = false): Promise<void> {
+    fs.mkdirSync(targetDir, { recursive: true });
+    await (this.#root as unknown as { backup(p: string, compact: boolean): Promise<void> }).backup(path.join(targetDir, 'data.mdb'), compact);
+  }
+
+  /** Size of the data file on disk, and the part of it in use. */
+  sizes(): { fileBytes: number; usedBytes: number } {
+    const s = this.#root.getStats() as { pageSize: number; lastPageNumber: number; free?: { entryCount?: number } };
+    let fileBytes = 0;
+    try {
+      fileBytes = fs.statSync(path.join(this.path, 'data.mdb')).size;
+    } catch {
+      fileBytes = 0;
+    }
+    const usedBytes = Math.min(fileBytes, s.pageSize * (s.lastPageNumber + 1));
+    return { fileBytes, usedBytes };
+  }
+
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    await this.#root.close();
+  }
+}

@@ -1,0 +1,106 @@
+// Builds the fastify application without listening (tests start it on an ephemeral port).
+// Fastify's own body parsers are replaced by a pass-through: handlers read bodies after
+// authentication, with Meilisearch's errors (see body.ts).
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { ApiError, toApiError } from '../api/errors/index.ts';
+import type { Instance } from '../instance/index.ts';
+import { authenticate, type RouteAuth } from './auth-hook.ts';
+import { formatByteSize } from '../cli/index.ts';
+import { registerServiceRoutes } from './routes/service.ts';
+import { registerKeyRoutes } from './routes/keys.ts';
+import { registerIndexRoutes } from './routes/indexes.ts';
+import { registerDocumentRoutes } from './routes/documents.ts';
+import { registerTaskRoutes } from './routes/tasks.ts';
+
+export interface AppOptions {
+  instance: Instance;
+  /** bytes */
+  payloadSizeLimit: number;
+  logLevel?: string;
+}
+
+/** What every route handler gets besides the request. */
+export interface HttpContext {
+  instance: Instance;
+  payloadLimit: number;
+  payloadLimitText: string;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    auth?: RouteAuth;
+  }
+  interface FastifyRequest {
+    auth: import('../auth/index.ts').AuthContext;
+  }
+}
+
+export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: opts.logLevel && opts.logLevel !== 'off' ? { level: opts.logLevel } : false,
+    bodyLimit: opts.payloadSizeLimit,
+    routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 4096 },
+    disableRequestLogging: true,
+  });
+  const ctx: HttpContext = {
+    instance: opts.instance,
+    payloadLimit: opts.payloadSizeLimit,
+    payloadLimitText: formatByteSize(opts.payloadSizeLimit),
+  };
+
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', (_req, _payload, done) => done(null, undefined));
+  app.decorateRequest('auth', null as unknown as never);
+
+  app.addHook('onRequest', async (req, reply) => {
+    reply.header('access-control-allow-origin', '*');
+    reply.header('access-control-expose-headers', '*');
+    reply.header('vary', 'Origin, Access-Control-Request-Method, Access-Control-Request-Headers');
+    const auth = req.routeOptions.config?.auth;
+    if (auth) req.auth = authenticate(ctx.instance, req, auth);
+  });
+
+  app.setErrorHandler((err, req, reply) => sendError(app, err, req, reply));
+  app.setNotFoundHandler((req, reply) => {
+    // Meilisearch answers unknown routes with an empty 404, and known paths with another method with an empty 405.
+    const path = req.url.split('?')[0]!.replace(/\/+$/, '') || '/';
+    const known = routePatterns.some((r) => r.method !== req.method && r.regex.test(path));
+    reply.code(known ? 405 : 404).send();
+  });
+
+  app.options('/*', async (req, reply) => {
+    reply
+      .header('access-control-allow-methods', 'GET, POST, PUT, PATCH, DELETE, OPTIONS')
+      .header('access-control-allow-headers', String(req.headers['access-control-request-headers'] ?? '*'))
+      .header('access-control-max-age', '86400')
+      .code(204)
+      .send();
+  });
+
+  const routePatterns: { method: string; regex: RegExp }[] = [];
+  app.addHook('onRoute', (route) => {
+    if (route.method === 'OPTIONS' || route.method === 'HEAD') return;
+    const regex = new RegExp('^' + route.url.replace(/\/\*$/, '/.*').replace(/:[^/]+/g, '[^/]+') + '$');
+    for (const m of Array.isArray(route.method) ? route.method : [route.method]) routePatterns.push({ method: m, regex });
+  });
+
+  registerServiceRoutes(app, ctx);
+  registerKeyRoutes(app, ctx);
+  registerIndexRoutes(app, ctx);
+  registerDocumentRoutes(app, ctx);
+  registerTaskRoutes(app, ctx);
+  await app.ready();
+  return app;
+}
+
+function sendError(app: FastifyInstance, err: unknown, req: FastifyRequest, reply: FastifyReply): void {
+  let apiErr: ApiError;
+  const fst = err as { code?: string; statusCode?: number; message?: string };
+  if (err instanceof ApiError) apiErr = err;
+  else if (fst?.code === 'FST_ERR_CTP_BODY_TOO_LARGE') apiErr = new ApiError('payload_too_large', fst.message ?? 'payload too large');
+  else if (typeof fst?.statusCode === 'number' && fst.statusCode < 500) apiErr = new ApiError('bad_request', fst.message ?? 'bad request');
+  else apiErr = toApiError(err);
+  if (apiErr.code === 'internal') app.log.error({ err, url: req.url }, 'internal error');
+  if (apiErr.status === 503) reply.header('retry-after', '10');
+  reply.code(apiErr.status).header('content-type', 'application/json; charset=utf-8').send(apiErr.toBody());
+}

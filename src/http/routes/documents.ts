@@ -1,0 +1,182 @@
+// /indexes/:indexUid/documents and its sub-routes (documents.md)
+import fs from 'node:fs';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError } from '../../api/errors/index.ts';
+import {
+  checkDocumentFilter,
+  checkDocumentSort,
+  parseBrowseQuery,
+  parseFetchBody,
+  parseGetDocumentQuery,
+  type FetchDocuments,
+} from '../../api/documents/fetch.ts';
+import { documentFormat, writeDocumentsPayload } from '../../api/documents/payload.ts';
+import { enqueuedDetails } from '../../api/tasks/details.ts';
+import { summarizedTaskView } from '../../api/tasks/views.ts';
+import { asArray, expectObject } from '../../api/validate/index.ts';
+import { checkParams, queryBoolean, type RawQuery } from '../../api/validate/query.ts';
+import { Bitmap } from '../../engine/bitmap/index.ts';
+import { selectFields } from '../../engine/index/fields.ts';
+import type { Index } from '../../engine/index/index.ts';
+import type { TaskKind } from '../../tasks/types.ts';
+import type { HttpContext } from '../app.ts';
+import { readJson } from '../body.ts';
+import { indexParam, query, requireIndex } from './indexes.ts';
+
+const ADD_PARAMS = ['primaryKey', 'csvDelimiter', 'customMetadata', 'skipCreation'] as const;
+
+function customMetadata(q: RawQuery): { customMetadata?: string } {
+  return q.customMetadata === undefined ? {} : { customMetadata: q.customMetadata };
+}
+
+/** A stored document as the documents routes return it (`_vectors` only on request). */
+function present(doc: Record<string, unknown>, fields: string[] | null, retrieveVectors: boolean, order: readonly string[]): Record<string, unknown> {
+  let out = fields === null ? doc : selectFields(doc, fields, order);
+  if ('_vectors' in out && !retrieveVectors) {
+    out = { ...out };
+    delete out._vectors;
+  } else if (retrieveVectors && fields !== null && '_vectors' in doc) {
+    out = { ...out, _vectors: doc._vectors };
+  }
+  return out;
+}
+
+export function registerDocumentRoutes(app: FastifyInstance, ctx: HttpContext): void {
+  const { instance } = ctx;
+  const json = (req: FastifyRequest, required = true) => readJson(req, { limit: ctx.payloadLimit, limitText: ctx.payloadLimitText, required });
+  const enqueue = async (reply: FastifyReply, indexUid: string, kind: TaskKind, q: RawQuery) => {
+    const task = await instance.register({ indexUid, kind, details: enqueuedDetails(kind, { indexUid }), ...customMetadata(q) });
+    reply.code(202);
+    return summarizedTaskView(task);
+  };
+
+  const addOrUpdate = (method: 'replace' | 'update') => async (req: FastifyRequest, reply: FastifyReply) => {
+    const uid = indexParam(req);
+    const q = query(req);
+    checkParams(q, ADD_PARAMS);
+    const skipCreation = q.skipCreation === undefined ? false : parseSkipCreation(q.skipCreation);
+    const { format, delimiter } = documentFormat(req.headers['content-type'], q.csvDelimiter);
+    const file = instance.files.reserve();
+    const written = await writeDocumentsPayload({
+      body: req.raw,
+      contentEncoding: req.headers['content-encoding'],
+      format,
+      delimiter,
+      limit: ctx.payloadLimit,
+      limitText: ctx.payloadLimitText,
+      outPath: file.path,
+    });
+    const kind: TaskKind = {
+      kind: 'documentAddition',
+      method,
+      primaryKey: q.primaryKey ?? null,
+      contentFile: file.uuid,
+      documentsCount: written.documentsCount,
+      payloadBytes: written.bytesWritten,
+      allowIndexCreation: req.auth.canCreateIndex(uid),
+      skipCreation,
+    };
+    try {
+      return await enqueue(reply, uid, kind, q);
+    } catch (err) {
+      fs.rmSync(file.path, { force: true });
+      throw err;
+    }
+  };
+
+  const docsAuth = (action: string) => ({ config: { auth: { action, indexParam: 'indexUid' } } });
+
+  app.post('/indexes/:indexUid/documents', docsAuth('documents.add'), addOrUpdate('replace'));
+  app.put('/indexes/:indexUid/documents', docsAuth('documents.add'), addOrUpdate('update'));
+
+  const page = (index: Index, p: FetchDocuments) => {
+    checkDocumentFilter(p.filter);
+    checkDocumentSort(p.sort, []);
+    let ids: Bitmap | undefined;
+    if (p.ids !== null) {
+      ids = new Bitmap();
+      for (const ext of p.ids) {
+        const id = index.internalId(ext);
+        if (id !== undefined) ids.add(id);
+      }
+    }
+    const { results, total } = index.documentsPage({ offset: p.offset, limit: p.limit, ...(ids ? { ids } : {}) });
+    const order = index.fieldsOrder();
+    return { results: results.map((d) => present(d, p.fields, p.retrieveVectors, order)), offset: p.offset, limit: p.limit, total };
+  };
+
+  app.get('/indexes/:indexUid/documents', docsAuth('documents.get'), async (req) => {
+    const uid = indexParam(req);
+    const params = parseBrowseQuery(query(req));
+    return page(requireIndex(ctx, uid), params);
+  });
+
+  app.post('/indexes/:indexUid/documents/fetch', docsAuth('documents.get'), async (req) => {
+    const uid = indexParam(req);
+    checkParams(query(req), []);
+    const params = parseFetchBody(await json(req));
+    return page(requireIndex(ctx, uid), params);
+  });
+
+  app.get('/indexes/:indexUid/documents/:documentId', docsAuth('documents.get'), async (req) => {
+    const uid = indexParam(req);
+    const { documentId } = req.params as { documentId: string };
+    const { fields, retrieveVectors } = parseGetDocumentQuery(query(req));
+    const index = requireIndex(ctx, uid);
+    const doc = index.document(documentId);
+    if (!doc) throw new ApiError('document_not_found', `Document \`${documentId}\` not found.`);
+    return present(doc, fields, retrieveVectors, index.fieldsOrder());
+  });
+
+  app.delete('/indexes/:indexUid/documents/:documentId', docsAuth('documents.delete'), async (req, reply) => {
+    const uid = indexParam(req);
+    const q = query(req);
+    checkParams(q, ['customMetadata']);
+    const { documentId } = req.params as { documentId: string };
+    return enqueue(reply, uid, { kind: 'documentDeletion', ids: [documentId] }, q);
+  });
+
+  app.post('/indexes/:indexUid/documents/delete-batch', docsAuth('documents.delete'), async (req, reply) => {
+    const uid = indexParam(req);
+    const q = query(req);
+    checkParams(q, ['customMetadata']);
+    const body = await json(req);
+    if (!Array.isArray(body)) {
+      throw new ApiError('bad_request', `Json deserialize error: invalid type: ${serdeKind(body)}, expected a sequence at line 1 column ${JSON.stringify(body).length}`);
+    }
+    const ids = asArray(body, '', 'bad_request').map((v) => (typeof v === 'string' ? v : JSON.stringify(v)));
+    return enqueue(reply, uid, { kind: 'documentDeletion', ids }, q);
+  });
+
+  app.post('/indexes/:indexUid/documents/delete', docsAuth('documents.delete'), async (req) => {
+    indexParam(req);
+    const body = expectObject(await json(req));
+    if (!('filter' in body)) throw new ApiError('missing_document_filter', 'Missing field `filter`');
+    const filter = body.filter;
+    if ((typeof filter === 'string' && filter.trim() === '') || (Array.isArray(filter) && filter.length === 0)) {
+      throw new ApiError('invalid_document_filter', 'Sending an empty filter is forbidden.');
+    }
+    checkDocumentFilter(filter);
+  });
+
+  app.delete('/indexes/:indexUid/documents', docsAuth('documents.delete'), async (req, reply) => {
+    const uid = indexParam(req);
+    const q = query(req);
+    checkParams(q, ['customMetadata']);
+    return enqueue(reply, uid, { kind: 'documentClear' }, q);
+  });
+}
+
+function parseSkipCreation(raw: string): boolean {
+  const lower = raw.toLowerCase();
+  if (lower === 'true' || lower === 'false') return queryBoolean('skipCreation', lower, 'invalid_skip_creation');
+  throw new ApiError('invalid_skip_creation', `skipCreation must be either \`true\` or \`false\`. Found: \`${raw}\``);
+}
+
+function serdeKind(value: unknown): string {
+  if (typeof value === 'string') return `string ${JSON.stringify(value)}`;
+  if (typeof value === 'number') return Number.isInteger(value) ? `integer \`${value}\`` : `floating point \`${value}\``;
+  if (typeof value === 'boolean') return `boolean \`${value}\``;
+  if (value === null) return 'null';
+  return 'map';
+}

@@ -1,0 +1,71 @@
+// /, /health, /version, /stats, /experimental-features
+import type { FastifyInstance } from 'fastify';
+import { formatDate, formatHumanSize } from '../../api/format/time.ts';
+import { indexStatsView, parseStatsQuery } from '../../api/indexes/index.ts';
+import { checkFields, expectObject, typeError } from '../../api/validate/index.ts';
+import { parseQueryString } from '../../api/validate/query.ts';
+import { FEATURE_KEYS, type FeatureKey } from '../../instance/features.ts';
+import { API_VERSION } from '../../instance/index.ts';
+import type { HttpContext } from '../app.ts';
+import { readJson } from '../body.ts';
+import { indexStats } from './indexes.ts';
+
+export function registerServiceRoutes(app: FastifyInstance, ctx: HttpContext): void {
+  const { instance } = ctx;
+
+  app.get('/', { config: { auth: { action: 'public' } } }, async () => ({ status: 'Meilisearch is running' }));
+  app.get('/health', { config: { auth: { action: 'public' } } }, async () => ({ status: 'available' }));
+
+  app.get('/version', { config: { auth: { action: 'version' } } }, async () => ({
+    commitSha: process.env.MUNINN_COMMIT_SHA ?? 'unknown',
+    commitDate: process.env.MUNINN_COMMIT_DATE ?? 'unknown',
+    pkgVersion: API_VERSION,
+  }));
+
+  app.get('/stats', { config: { auth: { action: 'stats.get' } } }, async (req) => {
+    const opts = parseStatsQuery(parseQueryString(req.url.split('?')[1] ?? ''));
+    let databaseSize = 0;
+    let usedDatabaseSize = 0;
+    for (const env of [instance.queue.env, instance.keys.env]) {
+      const s = env.sizes();
+      databaseSize += s.fileBytes;
+      usedDatabaseSize += s.usedBytes;
+    }
+    const indexes: Record<string, unknown> = {};
+    let lastUpdate: number | null = null;
+    for (const uid of instance.queue.indexUids()) {
+      const index = instance.indexes.get(uid);
+      if (!index) continue;
+      const sizes = index.diskSizes();
+      databaseSize += sizes.fileBytes;
+      usedDatabaseSize += sizes.usedBytes;
+      if (!req.auth.canSeeIndex(uid)) continue;
+      const updatedAt = index.meta().updatedAt;
+      if (lastUpdate === null || updatedAt > lastUpdate) lastUpdate = updatedAt;
+      indexes[uid] = indexStatsView(indexStats(ctx, uid, index), opts);
+    }
+    const size = (n: number) => (opts.human ? formatHumanSize(n) : n);
+    return {
+      databaseSize: size(databaseSize),
+      usedDatabaseSize: size(usedDatabaseSize),
+      lastUpdate: lastUpdate === null ? null : formatDate(lastUpdate),
+      indexes,
+    };
+  });
+
+  app.get('/experimental-features', { config: { auth: { action: 'experimental.get' } } }, async () => instance.features.get());
+
+  app.patch('/experimental-features', { config: { auth: { action: 'experimental.update' } } }, async (req) => {
+    const body = expectObject(await readJson(req, { limit: ctx.payloadLimit, limitText: ctx.payloadLimitText }));
+    checkFields(body, { known: FEATURE_KEYS });
+    const patch: Partial<Record<FeatureKey, boolean | null>> = {};
+    for (const key of FEATURE_KEYS) {
+      const v = body[key];
+      if (v === undefined) continue;
+      if (v !== null && typeof v !== 'boolean') throw typeError(`.${key}`, 'a boolean', v, 'bad_request');
+      patch[key] = v;
+    }
+    return instance.features.update(patch);
+  });
+}
+

@@ -1,0 +1,92 @@
+// One running Muninn instance: the data directory, the task queue, the indexes, the
+// scheduler worker, API keys and features. The HTTP server and the library both use it.
+import { Authorizer, KeyStore } from '../auth/index.ts';
+import { bitmapFrom } from '../engine/bitmap/index.ts';
+import { IndexRegistry } from '../tasks/index-registry.ts';
+import { TaskQueue, type NewTask } from '../tasks/queue.ts';
+import { Scheduler } from '../tasks/scheduler/index.ts';
+import type { Task } from '../tasks/types.ts';
+import { UpdateFiles } from '../tasks/update-files.ts';
+import { openDataDir, type DataDir } from './data-dir.ts';
+import { FeatureStore, type Features } from './features.ts';
+
+export { StartupError, API_VERSION } from './data-dir.ts';
+
+export interface InstanceOptions {
+  dbPath: string;
+  masterKey: string | null;
+  /** tasks per batch (Infinity = unlimited; 0 = never process) */
+  maxBatchedTasks: number;
+  maxBatchedBytes: number;
+  payloadSizeLimit: number;
+  upgradeDb?: boolean;
+  forcedFeatures?: Partial<Features>;
+  defaultFeatures?: Partial<Features>;
+  log?: (level: 'error' | 'warn' | 'info', message: string) => void;
+}
+
+export class Instance {
+  readonly options: InstanceOptions;
+  readonly dataDir: DataDir;
+  readonly queue: TaskQueue;
+  readonly indexes: IndexRegistry;
+  readonly files: UpdateFiles;
+  readonly scheduler: Scheduler;
+  readonly keys: KeyStore;
+  readonly auth: Authorizer;
+  readonly features: FeatureStore;
+  readonly startedAt = Date.now();
+
+  private constructor(options: InstanceOptions, dataDir: DataDir) {
+    this.options = options;
+    this.dataDir = dataDir;
+    this.queue = TaskQueue.open(dataDir.tasks);
+    this.indexes = new IndexRegistry(dataDir.indexes, this.queue);
+    this.files = new UpdateFiles(dataDir.updateFiles);
+    this.keys = KeyStore.open(dataDir.root, options.masterKey);
+    this.auth = new Authorizer({ masterKey: options.masterKey, keys: this.keys });
+    this.features = new FeatureStore(this.queue, options.forcedFeatures ?? {}, options.defaultFeatures ?? {});
+    this.scheduler = new Scheduler({
+      dataDir: dataDir.root,
+      maxBatchedTasks: options.maxBatchedTasks === 0 ? 1 : options.maxBatchedTasks,
+      maxBatchedBytes: options.maxBatchedBytes,
+      enabled: options.maxBatchedTasks !== 0,
+      log: (level, message) => options.log?.(level, message),
+    });
+    this.scheduler.on('finished', () => this.queue.env.refresh());
+  }
+
+  /** Opens the data directory, repairs what a crash may have left, and starts the scheduler. */
+  static async open(options: InstanceOptions): Promise<Instance> {
+    const dataDir = openDataDir(options.dbPath, { upgradeDb: options.upgradeDb ?? false });
+    const instance = new Instance(options, dataDir);
+    instance.#repair();
+    await instance.scheduler.start();
+    return instance;
+  }
+
+  /** Crash leftovers: index directories no mapping names, payload files no task needs. */
+  #repair(): void {
+    const removed = this.indexes.removeOrphans();
+    if (removed.length > 0) this.options.log?.('warn', `removed ${removed.length} index director${removed.length === 1 ? 'y' : 'ies'} left by an interrupted batch`);
+    const needed = new Set<string>();
+    for (const t of this.queue.enqueued()) if (t.kind.kind === 'documentAddition') needed.add(t.kind.contentFile);
+    this.files.removeOrphans(needed);
+  }
+
+  /** Registers a task durably (on disk before this resolves) and wakes the scheduler. */
+  async register(input: NewTask): Promise<Task> {
+    const task = this.queue.register(input);
+    await this.queue.durable();
+    if (task.kind.kind === 'taskCancelation') this.scheduler.interruptIfProcessing(bitmapFrom(task.kind.matched));
+    this.scheduler.wake();
+    return task;
+  }
+
+  async close(): Promise<void> {
+    await this.scheduler.stop();
+    await this.indexes.closeAll();
+    await this.keys.close();
+    await this.queue.close();
+  }
+}

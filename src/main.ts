@@ -1,0 +1,53 @@
+// Composition root: options → data directory → HTTP server.
+import os from 'node:os';
+import { parseCli } from './cli/index.ts';
+import { StartupError } from './instance/index.ts';
+import { startServer } from './server.ts';
+
+async function main(): Promise<void> {
+  const outcome = parseCli({ argv: process.argv.slice(2), env: process.env, cwd: process.cwd(), totalMemory: os.totalmem(), cpuCount: os.cpus().length });
+  if (outcome.kind === 'exit') {
+    if (outcome.stdout) process.stdout.write(outcome.stdout);
+    if (outcome.stderr) process.stderr.write(outcome.stderr);
+    process.exit(outcome.code);
+  }
+  const { options, warnings } = outcome;
+  for (const w of warnings) process.stderr.write(`WARN: ${w}\n`);
+  const log = (level: string, message: string) => process.stderr.write(`${level.toUpperCase()}: ${message}\n`);
+  let server;
+  try {
+    server = await startServer(options, log);
+  } catch (err) {
+    if (err instanceof StartupError) {
+      process.stderr.write(`Error: ${err.message}\n`);
+      process.exit(1);
+    }
+    throw err;
+  }
+  process.stderr.write(
+    [
+      `Database path:\t\t"${options.dbPath}"`,
+      `Server listening on:\t"http://${options.httpAddr}"`,
+      `Environment:\t\t"${options.env}"`,
+      `Package version:\t"1.50.0" (Muninn, Meilisearch API)`,
+      `Instance UID:\t\t"${server.instance.dataDir.instanceUid ?? 'none'}"`,
+      '',
+    ].join('\n'),
+  );
+  let closing = false;
+  const shutdown = (code: number) => {
+    if (closing) return;
+    closing = true;
+    server
+      .close()
+      .catch((err) => process.stderr.write(`ERROR: while closing: ${String(err)}\n`))
+      .finally(() => process.exit(code));
+  };
+  process.on('SIGINT', () => shutdown(130));
+  process.on('SIGTERM', () => shutdown(0));
+}
+
+main().catch((err) => {
+  process.stderr.write(`Error: ${(err as Error)?.stack ?? String(err)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,51 @@
+// What a batch processor receives and returns.
+import type { IndexRegistry } from '../index-registry.ts';
+import type { TaskQueue } from '../queue.ts';
+import type { Task } from '../types.ts';
+import type { UpdateFiles } from '../update-files.ts';
+import { ApiError, toApiError } from '../../api/errors/index.ts';
+import { failedDetails } from '../details.ts';
+
+export interface ProcessContext {
+  queue: TaskQueue;
+  registry: IndexRegistry;
+  files: UpdateFiles;
+  batchUid: number;
+  startedAt: number;
+  /** true once a cancelation asks to interrupt this batch */
+  shouldAbort(): boolean;
+  progress(step: string, finished: number, total: number): void;
+}
+
+export interface BatchResult {
+  /** final task records (status, details, error); the loop stamps batch uid and times */
+  tasks: Task[];
+  /** more writes to run inside the task-queue commit (index mapping, task rewrites) */
+  commit?: () => void;
+  /** clean-up once the commit is durable (remove directories, files) */
+  after?: () => Promise<void>;
+  /** indexes whose content changed, for the readers' caches */
+  indexUids: string[];
+}
+
+/** Thrown inside a processor when a cancelation interrupts the batch; nothing it wrote is kept. */
+export class Aborted extends Error {
+  constructor() {
+    super('batch interrupted by a task cancelation');
+  }
+}
+
+export function succeeded(task: Task, details: Record<string, unknown> | null = task.details): Task {
+  return { ...task, status: 'succeeded', details, error: null };
+}
+
+/** A failed copy of a task; engine errors get the ``Index `uid`: `` prefix when they ask for it. */
+export function failed(task: Task, err: unknown): Task {
+  const prefix = task.indexUid !== null ? `Index \`${task.indexUid}\`: ` : '';
+  const apiErr = toApiError(err, { enginePrefix: prefix });
+  return { ...task, status: 'failed', details: task.details === null ? null : failedDetails(task.details), error: apiErr.toBody() };
+}
+
+export function indexNotFound(uid: string): ApiError {
+  return new ApiError('index_not_found', `Index \`${uid}\` not found.`);
+}

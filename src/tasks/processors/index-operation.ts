@@ -1,0 +1,121 @@
+// Document operations on one index (additions, updates, deletions by id, clear), applied in
+// task order inside one index write transaction; each task runs in a child transaction so a
+// failing task leaves no trace while the others of the batch succeed.
+import { DocumentsWriter } from '../../engine/indexing/documents.ts';
+import type { Index } from '../../engine/index/index.ts';
+import type { AppliedTask } from '../../engine/index/layout.ts';
+import type { Task, TaskKind } from '../types.ts';
+import { Aborted, failed, indexNotFound, succeeded, type BatchResult, type ProcessContext } from './context.ts';
+
+const ABORT_CHECK_EVERY = 1024;
+
+/** Processes a batch of document operations on `indexUid` (tasks in uid order). */
+export async function processIndexOperation(indexUid: string, tasks: Task[], mayCreate: boolean, ctx: ProcessContext): Promise<BatchResult> {
+  let index = ctx.registry.get(indexUid);
+  let createdUuid: string | null = null;
+  if (!index) {
+    if (!mayCreate) {
+      const err = indexNotFound(indexUid);
+      return { tasks: tasks.map((t) => failed(t, err)), indexUids: [] };
+    }
+    const created = ctx.registry.create(null, ctx.startedAt);
+    index = created.index;
+    createdUuid = created.uuid;
+  }
+
+  const previous = index.getMain('applied') ?? {};
+  const outcomes: Record<string, AppliedTask> = {};
+  const target = index;
+  target.env.write(() => {
+    const writer = new DocumentsWriter(target);
+    for (const task of tasks) {
+      const replay = previous[task.uid];
+      if (replay) {
+        outcomes[task.uid] = replay;
+        continue;
+      }
+      const checkpoint = writer.checkpoint();
+      try {
+        const details = target.env.write(() => applyTask(writer, task, ctx));
+        outcomes[task.uid] = { ok: true, details };
+      } catch (err) {
+        if (err instanceof Aborted) throw err;
+        writer.rollback(checkpoint);
+        const f = failed(task, err);
+        outcomes[task.uid] = { ok: false, details: f.details ?? {}, error: f.error };
+      }
+    }
+    writer.save(ctx.startedAt);
+    target.setMain('applied', outcomes);
+  });
+  await target.env.flushed();
+
+  const results = tasks.map((task): Task => {
+    const o = outcomes[task.uid]!;
+    return { ...task, status: o.ok ? 'succeeded' : 'failed', details: o.details, error: o.ok ? null : (o.error as Task['error']) };
+  });
+  const uuid = createdUuid;
+  return {
+    tasks: results,
+    indexUids: [indexUid],
+    ...(uuid !== null ? { commit: () => ctx.queue.setIndex(indexUid, uuid) } : {}),
+  };
+}
+
+/** Applies one task to the writer; returns its success details. */
+function applyTask(writer: DocumentsWriter, task: Task, ctx: ProcessContext): Record<string, unknown> {
+  const kind = task.kind;
+  switch (kind.kind) {
+    case 'documentAddition':
+      return addDocuments(writer, task, kind, ctx);
+    case 'documentDeletion': {
+      const deleted = writer.deleteByIds(kind.ids);
+      return { ...task.details, providedIds: kind.ids.length, deletedDocuments: deleted };
+    }
+    case 'documentClear':
+      return { ...task.details, deletedDocuments: writer.clear() };
+    default:
+      throw new Error(`task kind ${kind.kind} cannot run in a document batch`);
+  }
+}
+
+function addDocuments(
+  writer: DocumentsWriter,
+  task: Task,
+  kind: Extract<TaskKind, { kind: 'documentAddition' }>,
+  ctx: ProcessContext,
+): Record<string, unknown> {
+  let pk: string | null = null;
+  let indexed = 0;
+  let seen = 0;
+  const opts = { method: kind.method, primaryKey: kind.primaryKey, skipCreation: kind.skipCreation };
+  for (const { doc, bytes } of ctx.files.read(kind.contentFile)) {
+    if (pk === null) pk = writer.resolvePrimaryKey(kind.primaryKey, doc);
+    if (writer.addDocument(doc, pk!, opts, bytes)) indexed++;
+    if (++seen % ABORT_CHECK_EVERY === 0) {
+      if (ctx.shouldAbort()) throw new Aborted();
+      ctx.progress('indexing documents', seen, kind.documentsCount);
+    }
+  }
+  // An empty payload with a primaryKey parameter still sets the key (documents.md §2.5.3).
+  if (pk === null) writer.resolvePrimaryKey(kind.primaryKey, undefined);
+  return { ...task.details, receivedDocuments: kind.documentsCount, indexedDocuments: indexed };
+}
+
+/** Deletes an index with the tasks batched before its deletion (they succeed without being applied). */
+export async function processIndexDeletion(indexUid: string, tasks: Task[], ctx: ProcessContext): Promise<BatchResult> {
+  const uuid = ctx.queue.indexUuid(indexUid);
+  if (uuid === undefined) {
+    const err = indexNotFound(indexUid);
+    return { tasks: tasks.map((t) => failed(t, err)), indexUids: [] };
+  }
+  const index: Index = ctx.registry.byUuid(uuid);
+  const count = index.numberOfDocuments();
+  const results = tasks.map((t) => (t.kind.kind === 'indexDeletion' ? succeeded(t, { deletedDocuments: count }) : succeeded(t)));
+  return {
+    tasks: results,
+    indexUids: [indexUid],
+    commit: () => ctx.queue.removeIndex(indexUid),
+    after: () => ctx.registry.destroy(uuid),
+  };
+}

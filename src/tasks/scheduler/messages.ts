@@ -1,0 +1,22 @@
+// Messages between the HTTP thread and the scheduler worker.
+import type { BatchProgress } from '../types.ts';
+
+export interface SchedulerConfig {
+  dataDir: string;
+  maxBatchedTasks: number;
+  maxBatchedBytes: number;
+}
+
+/** Shared control words: [0] = batch uid + 1 to interrupt (0 = none). */
+export const CONTROL_ABORT = 0;
+
+export type ToWorker = { type: 'wake' } | { type: 'stop' };
+
+export type FromWorker =
+  | { type: 'ready' }
+  | { type: 'started'; batchUid: number; taskUids: number[]; startedAt: number; indexUids: string[]; batchStrategy: string }
+  | { type: 'progress'; batchUid: number; progress: BatchProgress }
+  | { type: 'finished'; batchUid: number; indexUids: string[] }
+  | { type: 'aborted'; batchUid: number }
+  | { type: 'error'; message: string }
+  | { type: 'stopped' };

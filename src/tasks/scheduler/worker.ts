@@ -1,0 +1,102 @@
+// The scheduler worker: the only writer of index environments. It picks the next batch
+// with the autobatcher, runs it, and tells the HTTP thread what changed.
+import path from 'node:path';
+import { parentPort, workerData } from 'node:worker_threads';
+import { nextBatch } from '../autobatcher.ts';
+import { IndexRegistry } from '../index-registry.ts';
+import { TaskQueue } from '../queue.ts';
+import { UpdateFiles } from '../update-files.ts';
+import { nowMicros } from '../../engine/time.ts';
+import { Aborted, type ProcessContext } from '../processors/context.ts';
+import { runBatch } from './run-batch.ts';
+import { CONTROL_ABORT, type FromWorker, type SchedulerConfig, type ToWorker } from './messages.ts';
+
+const config = workerData.config as SchedulerConfig;
+const control = new Int32Array(workerData.control as SharedArrayBuffer);
+const port = parentPort!;
+const post = (m: FromWorker) => port.postMessage(m);
+
+const queue = TaskQueue.open(path.join(config.dataDir, 'tasks'));
+const registry = new IndexRegistry(path.join(config.dataDir, 'indexes'), queue);
+const files = new UpdateFiles(path.join(config.dataDir, 'update_files'));
+
+let wakeUp: (() => void) | null = null;
+let woken = true;
+let stopping = false;
+
+port.on('message', (m: ToWorker) => {
+  if (m.type === 'stop') stopping = true;
+  woken = true;
+  wakeUp?.();
+});
+
+function waitForWake(): Promise<void> {
+  if (woken) return Promise.resolve();
+  return new Promise((resolve) => {
+    wakeUp = () => {
+      wakeUp = null;
+      resolve();
+    };
+  });
+}
+
+let nextBatchUid = (queue.lastBatchUid() ?? -1) + 1;
+
+async function loop(): Promise<void> {
+  post({ type: 'ready' });
+  while (!stopping) {
+    await waitForWake();
+    if (stopping) break;
+    woken = false;
+    queue.env.refresh();
+    const plan = nextBatch({
+      enqueued: queue.enqueued(),
+      index: (uid) => {
+        const index = registry.get(uid);
+        return { exists: index !== undefined, primaryKey: index ? index.meta().primaryKey : null };
+      },
+      limits: { maxTasks: config.maxBatchedTasks, maxBytes: config.maxBatchedBytes },
+    });
+    if (!plan) continue;
+    woken = true; // look again right after this batch
+    const batchUid = nextBatchUid++;
+    const startedAt = nowMicros();
+    Atomics.store(control, CONTROL_ABORT, 0);
+    const indexUids = [...new Set(plan.tasks.flatMap((t) => (t.indexUid === null ? [] : [t.indexUid])))];
+    post({ type: 'started', batchUid, taskUids: plan.tasks.map((t) => t.uid), startedAt, indexUids, batchStrategy: plan.batchStrategy });
+    let lastProgress = 0;
+    const ctx: ProcessContext = {
+      queue,
+      registry,
+      files,
+      batchUid,
+      startedAt,
+      shouldAbort: () => Atomics.load(control, CONTROL_ABORT) === batchUid + 1,
+      progress: (step, finished, total) => {
+        const now = Date.now();
+        if (now - lastProgress < 100) return;
+        lastProgress = now;
+        const percentage = total > 0 ? (finished / total) * 100 : 0;
+        post({ type: 'progress', batchUid, progress: { steps: [{ currentStep: step, finished, total }], percentage } });
+      },
+    };
+    try {
+      const { result } = await runBatch(plan, ctx);
+      post({ type: 'finished', batchUid, indexUids: result.indexUids });
+    } catch (err) {
+      if (err instanceof Aborted) {
+        nextBatchUid--; // nothing was committed under this uid
+        post({ type: 'aborted', batchUid });
+        continue;
+      }
+      post({ type: 'error', message: (err as Error)?.stack ?? String(err) });
+      // Leave the tasks enqueued; wait for the next wake-up rather than spinning on a failing batch.
+      woken = false;
+    }
+  }
+  await registry.closeAll();
+  await queue.close();
+  post({ type: 'stopped' });
+}
+
+loop().catch((err) => post({ type: 'error', message: (err as Error)?.stack ?? String(err) }));
