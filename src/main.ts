@@ -27,7 +27,7 @@ async function main(): Promise<void> {
   process.stderr.write(
     [
       `Database path:\t\t"${options.dbPath}"`,
-      `Server listening on:\t"http://${options.httpAddr}"`,
+      `Server listening on:\t"${server.url}"`,
       `Environment:\t\t"${options.env}"`,
       `Package version:\t"1.50.0" (Muninn, Meilisearch API)`,
       `Instance UID:\t\t"${server.instance.dataDir.instanceUid ?? 'none'}"`,

@@ -17,15 +17,22 @@ interface Enqueued {
   ms: number;
 }
 
+const seenTaskUids = new Set<number>();
+
 async function enqueue(ctx: WorkloadContext, index: string, body: Uint8Array): Promise<Enqueued> {
   const res = await ctx.request<{ taskUid?: number }>('POST', `/indexes/${index}/documents?primaryKey=${PRIMARY_KEY}`, body, NDJSON);
   if (res.status !== 202 || typeof res.body.taskUid !== 'number') {
     throw new Error(`POST /indexes/${index}/documents -> ${res.status}: ${JSON.stringify(res.body).slice(0, 500)}`);
   }
-  return { taskUid: res.body.taskUid, ms: res.ms };
+  const taskUid = res.body.taskUid;
+  // a repeated uid would make waitForTask watch someone else's task
+  if (seenTaskUids.has(taskUid)) throw new Error(`POST /indexes/${index}/documents returned taskUid ${taskUid} twice`);
+  seenTaskUids.add(taskUid);
+  return { taskUid, ms: res.ms };
 }
 
-function mustSucceed(task: TaskJson): TaskJson {
+function mustSucceed(task: TaskJson, index: string): TaskJson {
+  if (task.indexUid !== index) throw new Error(`task ${task.uid} belongs to index ${task.indexUid}, expected ${index}`);
   if (task.status !== 'succeeded') {
     throw new Error(`task ${task.uid} (${task.type} on ${task.indexUid}) ${task.status}: ${JSON.stringify(task.error)}`);
   }
@@ -54,6 +61,7 @@ export const ingestCities: Workload = {
   description: 'NDJSON ingestion of 135k cities: 1 payload, 10 payloads, 50 x 2 MB enqueue probe',
   dataset: DATASET,
   async run(ctx) {
+    seenTaskUids.clear();
     const file = path.join(ctx.datasetsDir, DATASET, 'cities.ndjson');
     const raw = fs.readFileSync(file, 'utf8');
     const lines = raw.split('\n').filter((l) => l.trim() !== '');
@@ -67,7 +75,7 @@ export const ingestCities: Workload = {
     ctx.memPhase();
     const a0 = nowMs();
     const one = await enqueue(ctx, 'cities-one', full);
-    const oneTask = mustSucceed(await ctx.waitForTask(one.taskUid));
+    const oneTask = mustSucceed(await ctx.waitForTask(one.taskUid), 'cities-one');
     const oneS = (nowMs() - a0) / 1000;
     const onePeak = ctx.memPhase();
     ctx.report('one.enqueue_latency', one.ms, 'ms');
@@ -87,7 +95,7 @@ export const ingestCities: Workload = {
     const ten: Enqueued[] = [];
     for (const chunk of chunks) ten.push(await enqueue(ctx, 'cities-ten', chunk));
     const tenTasks: TaskJson[] = [];
-    for (const t of ten) tenTasks.push(mustSucceed(await ctx.waitForTask(t.taskUid)));
+    for (const t of ten) tenTasks.push(mustSucceed(await ctx.waitForTask(t.taskUid), 'cities-ten'));
     const tenS = (nowMs() - b0) / 1000;
     const tenPeak = ctx.memPhase();
     const tenMs = ten.map((t) => t.ms);
@@ -113,7 +121,7 @@ export const ingestCities: Workload = {
     const c0 = nowMs();
     const probes: Enqueued[] = [];
     for (let i = 0; i < PROBE_POSTS; i++) probes.push(await enqueue(ctx, 'cities-probe', probe));
-    for (const t of probes) mustSucceed(await ctx.waitForTask(t.taskUid));
+    for (const t of probes) mustSucceed(await ctx.waitForTask(t.taskUid), 'cities-probe');
     const drainS = (nowMs() - c0) / 1000;
     const probePeak = ctx.memPhase();
     const pMs = probes.map((t) => t.ms);
@@ -130,9 +138,12 @@ export const ingestCities: Workload = {
     ctx.report('probe.numberOfDocuments', await checkCount(ctx, 'cities-probe', distinctIds(slice)), 'docs');
 
     // the queue must be empty before the runner measures the disk
-    const pending = await ctx.request<{ total?: number }>('GET', '/tasks?statuses=enqueued,processing&limit=1');
-    if (pending.status === 200 && pending.body.total !== 0) {
-      throw new Error(`queue not drained: ${JSON.stringify(pending.body).slice(0, 300)}`);
+    // (polled: the server may still list the last batch as processing for a moment)
+    for (const deadline = nowMs() + 10_000; ; ) {
+      const pending = await ctx.request<{ total?: number }>('GET', '/tasks?statuses=enqueued,processing&limit=1');
+      if (pending.status !== 200 || pending.body.total === 0) break;
+      if (nowMs() > deadline) throw new Error(`queue not drained after 10 s: ${JSON.stringify(pending.body).slice(0, 300)}`);
+      await new Promise((r) => setTimeout(r, 20));
     }
 
     const overall = ctx.memOverall();

@@ -65,15 +65,17 @@ export class TaskQueue {
     return bitmapFrom(this.bitmaps.get(name));
   }
 
-  /** Highest task uid stored, or null. */
-  lastTaskUid(): number | null {
-    for (const k of this.tasks.keys({ reverse: true, limit: 1 })) return k;
-    return null;
-  }
-
-  lastBatchUid(): number | null {
-    for (const k of this.batches.keys({ reverse: true, limit: 1 })) return k;
-    return null;
+  /**
+   * The next uid of a counter (`nextTaskUid`, `nextBatchUid`). Persistent monotonic counters,
+   * which tasks.md §2 allows in place of "highest stored uid + 1". (lmdb-js reverse cursors over
+   * uint32 keys skip key 0, so "highest stored" cannot be read with a reverse range.)
+   */
+  nextUid(counter: 'nextTaskUid' | 'nextBatchUid'): number {
+    const stored = this.meta.get(counter);
+    if (typeof stored === 'number') return stored;
+    let max = -1;
+    for (const k of (counter === 'nextTaskUid' ? this.tasks : this.batches).keys()) max = k > max ? k : max;
+    return max + 1;
   }
 
   /** Enqueued tasks in uid order. */
@@ -159,9 +161,10 @@ export class TaskQueue {
   /** Registers a task in one transaction and returns it; call `durable()` before acknowledging. */
   register(input: NewTask, now: number = nowMicros()): Task {
     return this.env.write(() => {
-      const last = this.lastTaskUid();
+      const uid = this.nextUid('nextTaskUid');
+      this.meta.put('nextTaskUid', uid + 1);
       const task: Task = {
-        uid: last === null ? 0 : last + 1,
+        uid,
         batchUid: null,
         indexUid: input.indexUid,
         status: 'enqueued',
@@ -220,8 +223,10 @@ export class TaskQueue {
     this.#applyBitmapChanges(new Map(), remove);
   }
 
+  /** Stores a finished batch and moves the batch counter past it. Must run inside `env.write`. */
   putBatch(batch: Batch): void {
     this.batches.put(batch.uid, batch);
+    if (this.nextUid('nextBatchUid') <= batch.uid) this.meta.put('nextBatchUid', batch.uid + 1);
   }
 
   removeBatch(uid: number): void {

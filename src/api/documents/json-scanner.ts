@@ -1,83 +1,58 @@
-// Streaming scanner for `application/json` and `application/x-ndjson` payloads. It checks
-// the bytes the way Meilisearch's serde_json code does (same reasons, same line/column over
-// the whole payload) and copies each top-level document, minus insignificant whitespace,
-// to an OutputBuffer followed by `\n`. Numbers and strings keep their exact source text.
+// Streaming scanner for `application/json` and `application/x-ndjson` payloads. It checks the
+// bytes the way Meilisearch's serde_json code does (same reasons, same line/column over the
+// whole payload) and copies each top-level document, minus insignificant whitespace, to an
+// OutputBuffer followed by `\n`: numbers and strings keep their exact source text.
 //
-// Two grammars are mimicked: serde's `ignore_value` (elements of a top-level array, NDJSON
-// values — Meilisearch reads them as RawValue) and its full deserializer ("strict": a
-// payload that is a single object, or a scalar), which differs on trailing commas, number
-// range, surrogate escapes and a nesting limit of 127.
-import type { ApiError } from '../errors/index.ts';
-import { DATA_ERROR, malformedJson } from './messages.ts';
+// Two serde grammars are mimicked: `ignore_value` (elements of a top-level array and NDJSON
+// values, which Meilisearch reads as RawValue) and the full deserializer ("strict": a payload
+// that is one object or a scalar), which differs on trailing commas, number range, surrogate
+// escapes and its nesting limit (127).
 import type { OutputBuffer } from './out-buffer.ts';
+import { DATA_ERROR, malformedJson } from './messages.ts';
 import { Utf8Checker } from './utf8.ts';
+import * as R from './json-grammar.ts';
+import { STRING_STOP, VALUE_END, hexValue } from './json-grammar.ts';
 
-// States; the structural ones (whitespace allowed before the next token) come first.
-const TOP = 0; // ndjson: between documents; json: before anything
-const TOP_ARR_FIRST = 1; // after the top-level `[`
-const TOP_ARR_AFTER = 2; // after a top-level element
-const TOP_ARR_NEXT = 3; // after a top-level `,`
-const TOP_END = 4; // after a single top-level object: whitespace only
-const VALUE = 5;
-const ARR_FIRST = 6;
-const ARR_NEXT = 7;
-const ARR_AFTER = 8;
-const OBJ_FIRST = 9;
-const OBJ_NEXT = 10;
-const OBJ_COLON = 11;
-const OBJ_AFTER = 12;
-const LAST_STRUCTURAL = 12;
-const STR = 13;
-const ESC = 14;
-const HEX = 15;
-const HEX_BAD = 16; // an invalid hex digit: the error needs the 4 bytes to exist
-const SUR_BS = 17; // strict: a leading surrogate must be followed by `\`
-const SUR_U = 18; // ... then by `u`
-const NUM_MINUS = 19;
-const NUM_ZERO = 20;
-const NUM_INT = 21;
-const NUM_DOT = 22;
-const NUM_FRAC = 23;
-const NUM_EXP = 24;
-const NUM_EXP_SIGN = 25;
-const NUM_EXP_DIGITS = 26;
-const LIT = 27;
-const SCALAR_END = 28; // ndjson: after a top-level number/literal, serde peeks one byte
-const IGNORE_REST = 29; // json: serde never reads past the top-level `]`
+// States; the structural ones (whitespace skipped before the next token) come first.
+const enum S {
+  TOP = 0, // ndjson: between documents; json: before anything
+  TOP_ARR_FIRST = 1, // after the top-level `[`
+  TOP_ARR_AFTER = 2, // after a top-level element
+  TOP_ARR_NEXT = 3, // after a top-level `,`
+  TOP_END = 4, // after a single top-level object: whitespace only
+  VALUE = 5,
+  ARR_FIRST = 6,
+  ARR_NEXT = 7,
+  ARR_AFTER = 8,
+  OBJ_FIRST = 9,
+  OBJ_NEXT = 10,
+  OBJ_COLON = 11,
+  OBJ_AFTER = 12,
+  LAST_STRUCTURAL = 12,
+  STR = 13,
+  KEY = 14,
+  ESC = 15,
+  HEX = 16,
+  HEX_BAD = 17, // after an invalid hex digit: serde first needs the 4 bytes to exist
+  SUR_BS = 18, // strict: a leading surrogate must be followed by `\`
+  SUR_U = 19, // ... and `u`
+  NUM_MINUS = 20,
+  NUM_ZERO = 21,
+  NUM_INT = 22,
+  NUM_DOT = 23,
+  NUM_FRAC = 24,
+  NUM_EXP = 25,
+  NUM_EXP_SIGN = 26,
+  NUM_EXP_DIGITS = 27,
+  LIT = 28,
+  SCALAR_END = 29, // ndjson: after a top-level number/literal serde peeks one byte
+  IGNORE_REST = 30, // json: serde never reads past the top-level `]`
+}
 
 const OBJ = 1;
 const ARR = 2;
 const MAX_STRICT_DEPTH = 127;
-
-const EOF_LIST = 'EOF while parsing a list';
-const EOF_OBJECT = 'EOF while parsing an object';
-const EOF_STRING = 'EOF while parsing a string';
-const EOF_VALUE = 'EOF while parsing a value';
-const EXPECTED_COLON = 'expected `:`';
-const EXPECTED_LIST = 'expected `,` or `]`';
-const EXPECTED_OBJECT = 'expected `,` or `}`';
-const EXPECTED_IDENT = 'expected ident';
-const EXPECTED_VALUE = 'expected value';
-const INVALID_ESCAPE = 'invalid escape';
-const INVALID_NUMBER = 'invalid number';
-const OUT_OF_RANGE = 'number out of range';
-const INVALID_UNICODE = 'invalid unicode code point';
-const CONTROL = 'control character (\\u0000-\\u001F) found while parsing a string';
-const KEY_STRING = 'key must be a string';
-const LONE_SURROGATE = 'lone leading surrogate in hex escape';
-const UNEXPECTED_END_HEX = 'unexpected end of hex escape';
-const RECURSION = 'recursion limit exceeded';
-const TRAILING_COMMA = 'trailing comma';
-const TRAILING_CHARS = 'trailing characters';
-
 const EMPTY = Buffer.alloc(0);
-
-function hexValue(c: number): number {
-  if (c >= 48 && c <= 57) return c - 48;
-  if (c >= 97 && c <= 102) return c - 87;
-  if (c >= 65 && c <= 70) return c - 55;
-  return -1;
-}
 
 export class JsonScanner {
   /** Documents written so far. */
@@ -86,13 +61,13 @@ export class JsonScanner {
   private readonly ndjson: boolean;
   private readonly out: OutputBuffer;
   private readonly utf8 = new Utf8Checker();
-  private state = TOP;
+  private state = S.TOP;
   private strict = false;
   private docFirst = 0; // first byte of the current top-level document
   private depth = 0;
-  private stack = new Uint8Array(64);
+  private stack: Uint8Array = new Uint8Array(64);
   private copyStart = -1; // start of the unwritten run of the current document, -1 outside
-  private strKey = false;
+  private strState = S.STR; // the string state an escape returns to
   private hexCount = 0;
   private hexAcc = 0;
   private hexSecond = false;
@@ -100,9 +75,8 @@ export class JsonScanner {
   private pending = '';
   private lit = '';
   private litIndex = 0;
-  private numStart = 0;
-  private numPrefix = '';
-  // Position bookkeeping: the current chunk, its global offset, and the newlines before it.
+  private numPrefix = ''; // strict: the part of a number read in previous chunks
+  // Positions: the current chunk, its global offset, and the newlines before it.
   private cur: Buffer = EMPTY;
   private base = 0;
   private lines = 0;
@@ -117,15 +91,20 @@ export class JsonScanner {
   feed(buf: Buffer): void {
     const n = buf.length;
     this.utf8.check(buf, this.base);
+    const bad = this.utf8.firstBad >= 0 ? this.utf8.firstBad : Infinity;
     this.cur = buf;
     const base = this.base;
     let nl = this.lines;
     let lastNl = this.lastNl;
     let state = this.state;
+    let strict = this.strict;
+    let depth = this.depth;
+    let stack = this.stack;
+    let numStart = 0;
     let i = 0;
     outer: while (i < n) {
       let c = buf[i]!;
-      if (state <= LAST_STRUCTURAL && (c === 32 || c === 10 || c === 13 || c === 9)) {
+      if (state <= S.LAST_STRUCTURAL && (c === 32 || c === 10 || c === 13 || c === 9)) {
         const copy = this.copyStart >= 0;
         if (copy && this.copyStart < i) this.out.copy(buf, this.copyStart, i);
         do {
@@ -142,241 +121,234 @@ export class JsonScanner {
         if (copy) this.copyStart = i;
       }
       switch (state) {
-        case STR: {
-          while (c !== 34 && c !== 92 && c >= 32) {
+        case S.STR:
+        case S.KEY:
+          while (STRING_STOP[c] === 0) {
             if (++i === n) break outer;
             c = buf[i]!;
           }
           if (c === 34) {
             i++;
-            if (this.strict && this.utf8.firstBad >= 0 && this.utf8.firstBad < base + i) this.fail(INVALID_UNICODE, i);
-            state = this.strKey ? OBJ_COLON : this.afterValue(i);
+            if (strict && bad < base + i) this.fail(R.INVALID_UNICODE, i);
+            if (state === S.KEY) {
+              if (i < n && buf[i] === 58) {
+                i++;
+                state = S.VALUE; // fast path: `"key":`
+              } else {
+                state = S.OBJ_COLON;
+              }
+            } else state = depth > 0 ? (stack[depth - 1] === OBJ ? S.OBJ_AFTER : S.ARR_AFTER) : this.docEnd(i);
           } else if (c === 92) {
+            this.strState = state;
+            state = S.ESC;
             i++;
-            state = ESC;
           } else {
-            this.fail(CONTROL, this.strict ? i + 1 : i);
+            this.fail(R.CONTROL, strict ? i + 1 : i);
           }
           continue;
-        }
-        case VALUE:
+        case S.VALUE:
           if (c === 34) {
-            this.strKey = false;
-            state = STR;
-          } else if (c === 123) {
-            this.open(OBJ, i);
-            state = OBJ_FIRST;
-          } else if (c === 91) {
-            this.open(ARR, i);
-            state = ARR_FIRST;
+            state = S.STR;
+          } else if (c === 123 || c === 91) {
+            if (strict && depth >= MAX_STRICT_DEPTH) this.fail(R.RECURSION, i + 1);
+            if (depth === stack.length) stack = this.grow();
+            stack[depth++] = c === 123 ? OBJ : ARR;
+            state = c === 123 ? S.OBJ_FIRST : S.ARR_FIRST;
           } else if (c >= 48 && c <= 57) {
-            this.numStart = i;
-            this.numPrefix = '';
-            state = c === 48 ? NUM_ZERO : NUM_INT;
+            numStart = i;
+            state = c === 48 ? S.NUM_ZERO : S.NUM_INT;
           } else if (c === 45) {
-            this.numStart = i;
-            this.numPrefix = '';
-            state = NUM_MINUS;
+            numStart = i;
+            state = S.NUM_MINUS;
           } else if (c === 116 || c === 102 || c === 110) {
             this.lit = c === 116 ? 'rue' : c === 102 ? 'alse' : 'ull';
             this.litIndex = 0;
-            state = LIT;
+            state = S.LIT;
           } else {
-            this.fail(EXPECTED_VALUE, i + 1);
+            this.fail(R.EXPECTED_VALUE, i + 1);
           }
           i++;
           continue;
-        case OBJ_AFTER:
-          if (c === 44) state = OBJ_NEXT;
-          else if (c === 125) state = this.close(i + 1);
-          else this.fail(EXPECTED_OBJECT, i + 1);
+        case S.OBJ_COLON:
+          if (c !== 58) this.fail(R.EXPECTED_COLON, i + 1);
+          state = S.VALUE;
           i++;
           continue;
-        case OBJ_NEXT:
-          if (c === 34) state = this.key();
-          else this.fail(c === 125 && this.strict ? TRAILING_COMMA : KEY_STRING, i + 1);
-          i++;
-          continue;
-        case OBJ_FIRST:
-          if (c === 34) state = this.key();
-          else if (c === 125) state = this.close(i + 1);
-          else this.fail(KEY_STRING, i + 1);
-          i++;
-          continue;
-        case OBJ_COLON:
-          if (c !== 58) this.fail(EXPECTED_COLON, i + 1);
-          state = VALUE;
-          i++;
-          continue;
-        case ARR_AFTER:
-          if (c === 44) state = ARR_NEXT;
-          else if (c === 93) state = this.close(i + 1);
-          else this.fail(EXPECTED_LIST, i + 1);
-          i++;
-          continue;
-        case ARR_NEXT:
-          if (c === 93) this.fail(this.strict ? TRAILING_COMMA : EXPECTED_VALUE, i + 1);
-          state = VALUE;
-          continue;
-        case ARR_FIRST:
-          if (c === 93) {
-            state = this.close(i + 1);
+        case S.OBJ_AFTER:
+        case S.OBJ_FIRST:
+          if (c === 125) {
+            depth--;
             i++;
+            state = depth > 0 ? (stack[depth - 1] === OBJ ? S.OBJ_AFTER : S.ARR_AFTER) : this.docEnd(i);
+            continue;
+          }
+          if (state === S.OBJ_AFTER) {
+            if (c !== 44) this.fail(R.EXPECTED_OBJECT, i + 1);
+            if (i + 1 < n && buf[i + 1] === 34) {
+              i++;
+              state = S.KEY; // fast path: `,"`
+            } else {
+              state = S.OBJ_NEXT;
+            }
           } else {
-            state = VALUE;
+            if (c !== 34) this.fail(R.KEY_STRING, i + 1);
+            state = S.KEY;
+          }
+          i++;
+          continue;
+        case S.OBJ_NEXT:
+          if (c !== 34) this.fail(c === 125 && strict ? R.TRAILING_COMMA : R.KEY_STRING, i + 1);
+          state = S.KEY;
+          i++;
+          continue;
+        case S.ARR_AFTER:
+        case S.ARR_FIRST:
+          if (c === 93) {
+            depth--;
+            i++;
+            state = depth > 0 ? (stack[depth - 1] === OBJ ? S.OBJ_AFTER : S.ARR_AFTER) : this.docEnd(i);
+          } else if (state === S.ARR_FIRST) {
+            state = S.VALUE;
+          } else {
+            if (c !== 44) this.fail(R.EXPECTED_LIST, i + 1);
+            state = S.ARR_NEXT;
+            i++;
           }
           continue;
-        case NUM_INT:
-        case NUM_FRAC:
-        case NUM_EXP_DIGITS:
+        case S.ARR_NEXT:
+          if (c === 93) this.fail(strict ? R.TRAILING_COMMA : R.EXPECTED_VALUE, i + 1);
+          state = S.VALUE;
+          continue;
+        case S.NUM_INT:
+        case S.NUM_FRAC:
+        case S.NUM_EXP_DIGITS:
           while (c >= 48 && c <= 57) {
             if (++i === n) break outer;
             c = buf[i]!;
           }
-          if (state !== NUM_EXP_DIGITS && (c === 101 || c === 69)) {
-            state = NUM_EXP;
+          if (c === 46 && state === S.NUM_INT) {
+            state = S.NUM_DOT;
             i++;
-          } else if (state === NUM_INT && c === 46) {
-            state = NUM_DOT;
+            continue;
+          }
+          if ((c === 101 || c === 69) && state !== S.NUM_EXP_DIGITS) {
+            state = S.NUM_EXP;
             i++;
-          } else {
-            state = this.numberEnd(i);
+            continue;
+          }
+          if (strict) this.checkNumber(numStart, i);
+          state = depth > 0 ? (stack[depth - 1] === OBJ ? S.OBJ_AFTER : S.ARR_AFTER) : this.docEnd(i);
+          continue;
+        case S.NUM_ZERO:
+          if (c >= 48 && c <= 57) this.fail(R.INVALID_NUMBER, i + 1);
+          state = S.NUM_INT; // no digit can follow: S.NUM_INT only looks for `.`, `e` or the end
+          continue;
+        case S.NUM_MINUS:
+        case S.NUM_DOT:
+        case S.NUM_EXP_SIGN:
+          if (c < 48 || c > 57) this.fail(R.INVALID_NUMBER, i + 1);
+          state = state === S.NUM_MINUS ? (c === 48 ? S.NUM_ZERO : S.NUM_INT) : state === S.NUM_DOT ? S.NUM_FRAC : S.NUM_EXP_DIGITS;
+          i++;
+          continue;
+        case S.NUM_EXP:
+          if (c === 43 || c === 45) state = S.NUM_EXP_SIGN;
+          else if (c >= 48 && c <= 57) state = S.NUM_EXP_DIGITS;
+          else this.fail(R.INVALID_NUMBER, i + 1);
+          i++;
+          continue;
+        case S.LIT:
+          if (c !== this.lit.charCodeAt(this.litIndex)) this.fail(R.EXPECTED_IDENT, i + 1);
+          i++;
+          if (++this.litIndex === this.lit.length) {
+            state = depth > 0 ? (stack[depth - 1] === OBJ ? S.OBJ_AFTER : S.ARR_AFTER) : this.docEnd(i);
           }
           continue;
-        case NUM_ZERO:
-          if (c >= 48 && c <= 57) this.fail(INVALID_NUMBER, i + 1);
-          if (c === 46) {
-            state = NUM_DOT;
-            i++;
-          } else if (c === 101 || c === 69) {
-            state = NUM_EXP;
-            i++;
-          } else {
-            state = this.numberEnd(i);
-          }
-          continue;
-        case NUM_MINUS:
-          if (c < 48 || c > 57) this.fail(INVALID_NUMBER, i + 1);
-          state = c === 48 ? NUM_ZERO : NUM_INT;
-          i++;
-          continue;
-        case NUM_DOT:
-          if (c < 48 || c > 57) this.fail(INVALID_NUMBER, i + 1);
-          state = NUM_FRAC;
-          i++;
-          continue;
-        case NUM_EXP:
-          if (c === 43 || c === 45) state = NUM_EXP_SIGN;
-          else if (c >= 48 && c <= 57) state = NUM_EXP_DIGITS;
-          else this.fail(INVALID_NUMBER, i + 1);
-          i++;
-          continue;
-        case NUM_EXP_SIGN:
-          if (c < 48 || c > 57) this.fail(INVALID_NUMBER, i + 1);
-          state = NUM_EXP_DIGITS;
-          i++;
-          continue;
-        case ESC:
+        case S.ESC:
           if (c === 117) {
             this.hexCount = 0;
             this.hexAcc = 0;
             this.hexSecond = false;
-            state = HEX;
+            state = S.HEX;
           } else if (c === 34 || c === 92 || c === 47 || c === 98 || c === 102 || c === 110 || c === 114 || c === 116) {
-            state = STR;
+            state = this.strState;
           } else {
-            this.fail(INVALID_ESCAPE, i + 1);
+            this.fail(R.INVALID_ESCAPE, i + 1);
           }
           i++;
           continue;
-        case HEX: {
+        case S.HEX: {
           const h = hexValue(c);
           i++;
-          if (h < 0) {
-            this.hexRemaining = 3 - this.hexCount;
-            this.pending = this.message(INVALID_ESCAPE, i);
-            if (this.hexRemaining === 0) throw malformedJson(this.format, this.pending);
-            state = HEX_BAD;
-          } else {
+          if (h >= 0) {
             this.hexAcc = this.hexAcc * 16 + h;
-            if (++this.hexCount === 4) state = this.strict ? this.surrogate(i) : STR;
+            if (++this.hexCount === 4) state = strict ? this.surrogate(i) : this.strState;
+            continue;
           }
+          this.pending = this.message(R.INVALID_ESCAPE, i);
+          this.hexRemaining = 3 - this.hexCount;
+          if (this.hexRemaining === 0) throw malformedJson(this.format, this.pending);
+          state = S.HEX_BAD;
           continue;
         }
-        case HEX_BAD:
+        case S.HEX_BAD:
           i++;
           if (--this.hexRemaining === 0) throw malformedJson(this.format, this.pending);
           continue;
-        case SUR_BS:
-        case SUR_U:
-          if (c !== (state === SUR_BS ? 92 : 117)) this.fail(UNEXPECTED_END_HEX, i + 1);
-          if (state === SUR_U) {
+        case S.SUR_BS:
+        case S.SUR_U:
+          if (c !== (state === S.SUR_BS ? 92 : 117)) this.fail(R.UNEXPECTED_END_HEX, i + 1);
+          if (state === S.SUR_U) {
             this.hexCount = 0;
             this.hexAcc = 0;
             this.hexSecond = true;
           }
-          state = state === SUR_BS ? SUR_U : HEX;
+          state = state === S.SUR_BS ? S.SUR_U : S.HEX;
           i++;
           continue;
-        case LIT:
-          if (c !== this.lit.charCodeAt(this.litIndex)) this.fail(EXPECTED_IDENT, i + 1);
-          i++;
-          if (++this.litIndex === this.lit.length) state = this.afterValue(i);
-          continue;
-        case TOP:
-          if (!this.ndjson) {
-            this.strict = c !== 91;
-            if (c === 91) {
-              state = TOP_ARR_FIRST;
-              i++;
-              continue;
-            }
+        case S.TOP:
+          if (!this.ndjson && c === 91) {
+            state = S.TOP_ARR_FIRST;
+            i++;
+            continue;
           }
+          strict = this.strict = !this.ndjson;
           state = this.startDocument(c, i);
           continue;
-        case TOP_ARR_FIRST:
+        case S.TOP_ARR_FIRST:
+        case S.TOP_ARR_NEXT:
           if (c === 93) {
-            state = IGNORE_REST;
+            if (state === S.TOP_ARR_NEXT) this.fail(R.TRAILING_COMMA, i + 1);
+            state = S.IGNORE_REST;
             i++;
           } else {
             state = this.startDocument(c, i);
           }
           continue;
-        case TOP_ARR_AFTER:
-          if (c === 44) state = TOP_ARR_NEXT;
-          else if (c === 93) state = IGNORE_REST;
-          else this.fail(EXPECTED_LIST, i + 1);
+        case S.TOP_ARR_AFTER:
+          if (c === 44) state = S.TOP_ARR_NEXT;
+          else if (c === 93) state = S.IGNORE_REST;
+          else this.fail(R.EXPECTED_LIST, i + 1);
           i++;
           continue;
-        case TOP_ARR_NEXT:
-          if (c === 93) this.fail(TRAILING_COMMA, i + 1);
-          state = this.startDocument(c, i);
+        case S.TOP_END:
+          this.fail(R.TRAILING_CHARS, i + 1);
           continue;
-        case TOP_END:
-          this.fail(TRAILING_CHARS, i + 1);
+        case S.SCALAR_END:
+          if (VALUE_END[c] === 1) throw malformedJson(this.format, DATA_ERROR);
+          this.fail(R.TRAILING_CHARS, i + 1);
           continue;
-        case SCALAR_END:
-          if (c === 32 || c === 10 || c === 13 || c === 9 || c === 34 || c === 91 || c === 93 || c === 123 || c === 125 || c === 44 || c === 58) {
-            throw malformedJson(this.format, DATA_ERROR);
-          }
-          this.fail(TRAILING_CHARS, i + 1);
-          continue;
-        case IGNORE_REST:
+        default: // S.IGNORE_REST
           i = n;
           continue;
-        default:
-          throw new Error(`json scanner: bad state ${state}`);
       }
     }
     if (this.copyStart >= 0) {
       this.out.copy(buf, this.copyStart, n);
       this.copyStart = 0;
     }
-    if (this.strict && state >= NUM_MINUS && state <= NUM_EXP_DIGITS) {
-      this.numPrefix += buf.toString('latin1', this.numStart, n);
-      this.numStart = 0;
-    }
+    if (strict && state >= S.NUM_MINUS && state <= S.NUM_EXP_DIGITS) this.numPrefix += buf.toString('latin1', numStart, n);
     this.state = state;
+    this.depth = depth;
     this.lines = nl;
     this.lastNl = lastNl;
     this.base = base + n;
@@ -388,43 +360,45 @@ export class JsonScanner {
     this.utf8.finish();
     for (;;) {
       switch (this.state) {
-        case TOP:
-          if (!this.ndjson) this.fail(EOF_VALUE, 0);
+        case S.TOP:
+          if (!this.ndjson) this.fail(R.EOF_VALUE, 0);
           return;
-        case TOP_END:
-        case IGNORE_REST:
+        case S.TOP_END:
+        case S.IGNORE_REST:
           return;
-        case SCALAR_END:
+        case S.SCALAR_END:
           throw malformedJson(this.format, DATA_ERROR);
-        case NUM_ZERO:
-        case NUM_INT:
-        case NUM_FRAC:
-        case NUM_EXP_DIGITS:
-          this.state = this.numberEnd(0);
+        case S.NUM_ZERO:
+        case S.NUM_INT:
+        case S.NUM_FRAC:
+        case S.NUM_EXP_DIGITS:
+          if (this.strict) this.checkNumber(0, 0);
+          this.state = this.depth > 0 ? (this.stack[this.depth - 1] === OBJ ? S.OBJ_AFTER : S.ARR_AFTER) : this.docEnd(0);
           continue;
-        case NUM_MINUS:
-        case NUM_DOT:
-        case NUM_EXP:
-        case NUM_EXP_SIGN:
-          return this.fail(this.strict ? EOF_VALUE : INVALID_NUMBER, 0);
-        case TOP_ARR_FIRST:
-        case TOP_ARR_AFTER:
-        case ARR_FIRST:
-        case ARR_AFTER:
-          return this.fail(EOF_LIST, 0);
-        case OBJ_FIRST:
-        case OBJ_COLON:
-        case OBJ_AFTER:
-          return this.fail(EOF_OBJECT, 0);
-        case STR:
-        case ESC:
-        case HEX:
-        case HEX_BAD:
-        case SUR_BS:
-        case SUR_U:
-          return this.fail(EOF_STRING, 0);
-        default: // VALUE, ARR_NEXT, OBJ_NEXT, LIT, TOP_ARR_NEXT
-          return this.fail(EOF_VALUE, 0);
+        case S.NUM_MINUS:
+        case S.NUM_DOT:
+        case S.NUM_EXP:
+        case S.NUM_EXP_SIGN:
+          return this.fail(this.strict ? R.EOF_VALUE : R.INVALID_NUMBER, 0);
+        case S.TOP_ARR_FIRST:
+        case S.TOP_ARR_AFTER:
+        case S.ARR_FIRST:
+        case S.ARR_AFTER:
+          return this.fail(R.EOF_LIST, 0);
+        case S.OBJ_FIRST:
+        case S.OBJ_COLON:
+        case S.OBJ_AFTER:
+          return this.fail(R.EOF_OBJECT, 0);
+        case S.STR:
+        case S.KEY:
+        case S.ESC:
+        case S.HEX:
+        case S.HEX_BAD:
+        case S.SUR_BS:
+        case S.SUR_U:
+          return this.fail(R.EOF_STRING, 0);
+        default: // S.VALUE, S.ARR_NEXT, S.OBJ_NEXT, S.LIT, S.TOP_ARR_NEXT
+          return this.fail(R.EOF_VALUE, 0);
       }
     }
   }
@@ -432,82 +406,65 @@ export class JsonScanner {
   private startDocument(c: number, i: number): number {
     this.docFirst = c;
     this.copyStart = i;
-    return VALUE;
+    return S.VALUE;
   }
 
-  private key(): number {
-    this.strKey = true;
-    return STR;
+  private grow(): Uint8Array {
+    const bigger = new Uint8Array(this.stack.length * 2);
+    bigger.set(this.stack);
+    this.stack = bigger;
+    return bigger;
   }
 
-  private open(kind: number, i: number): void {
-    if (this.strict && this.depth >= MAX_STRICT_DEPTH) this.fail(RECURSION, i + 1);
-    if (this.depth === this.stack.length) {
-      const bigger = new Uint8Array(this.stack.length * 2);
-      bigger.set(this.stack);
-      this.stack = bigger;
+  /** A top-level value ended before local index `end`: write it out (or fail). */
+  private docEnd(end: number): number {
+    if (!this.strict && this.utf8.firstBad >= 0 && this.utf8.firstBad < this.base + end) {
+      this.fail(R.INVALID_UNICODE, end); // serde checks a RawValue's UTF-8 once it is read
     }
-    this.stack[this.depth++] = kind;
-  }
-
-  private close(end: number): number {
-    this.depth--;
-    return this.afterValue(end);
-  }
-
-  /** The state after a complete value ending before local index `end`. */
-  private afterValue(end: number): number {
-    if (this.depth > 0) return this.stack[this.depth - 1] === OBJ ? OBJ_AFTER : ARR_AFTER;
-    if (!this.strict && this.utf8.firstBad >= 0 && this.utf8.firstBad < this.base + end) this.fail(INVALID_UNICODE, end);
     const first = this.docFirst;
     if (first !== 123) {
-      // serde reads the value first, then fails to see it as a map. A number or a literal
-      // in NDJSON must also be followed by a delimiter (StreamDeserializer::peek_end_of_value).
-      if (this.ndjson && first !== 34 && first !== 91) return SCALAR_END;
+      // serde reads the value, then fails to see it as a map; in a stream, a number or a
+      // literal must first be followed by a delimiter (StreamDeserializer::peek_end_of_value)
+      if (this.ndjson && first !== 34 && first !== 91) return S.SCALAR_END;
       throw malformedJson(this.format, DATA_ERROR);
     }
     this.out.copy(this.cur, this.copyStart, end);
     this.out.byte(10);
     this.copyStart = -1;
     this.count++;
-    return this.ndjson ? TOP : this.strict ? TOP_END : TOP_ARR_AFTER;
+    return this.ndjson ? S.TOP : this.strict ? S.TOP_END : S.TOP_ARR_AFTER;
   }
 
-  private numberEnd(end: number): number {
-    if (this.strict) {
-      const text = this.numPrefix + this.cur.toString('latin1', this.numStart, end);
-      if (!Number.isFinite(Number(text))) this.fail(OUT_OF_RANGE, end);
-    }
-    return this.afterValue(end);
+  /** strict: serde parses numbers to f64 and rejects the infinite ones. */
+  private checkNumber(start: number, end: number): void {
+    const text = this.numPrefix + this.cur.toString('latin1', start, end);
+    this.numPrefix = '';
+    if (!Number.isFinite(Number(text))) this.fail(R.OUT_OF_RANGE, end);
   }
 
   /** strict: a `\uXXXX` escape just ended before local index `i`. */
   private surrogate(i: number): number {
     const n = this.hexAcc;
     if (!this.hexSecond) {
-      if (n >= 0xdc00 && n <= 0xdfff) this.fail(LONE_SURROGATE, i);
-      return n >= 0xd800 && n <= 0xdbff ? SUR_BS : STR;
+      if (n >= 0xdc00 && n <= 0xdfff) this.fail(R.LONE_SURROGATE, i);
+      return n >= 0xd800 && n <= 0xdbff ? S.SUR_BS : this.strState;
     }
-    if (n < 0xdc00 || n > 0xdfff) this.fail(LONE_SURROGATE, i);
-    return STR;
+    if (n < 0xdc00 || n > 0xdfff) this.fail(R.LONE_SURROGATE, i);
+    return this.strState;
   }
 
-  /** serde's position of byte index `local` of the current chunk (1-based line, byte column). */
+  /** `reason at line L column C`, for the position before local index `local` (serde's position_of_index). */
   private message(reason: string, local: number): string {
-    const limit = local;
     let line = this.lines + 1;
     let last = this.lastNl;
-    let k = this.cur.indexOf(10);
-    while (k !== -1 && k < limit) {
+    for (let k = this.cur.indexOf(10); k !== -1 && k < local; k = this.cur.indexOf(10, k + 1)) {
       line++;
       last = this.base + k;
-      k = this.cur.indexOf(10, k + 1);
     }
     return `${reason} at line ${line} column ${this.base + local - (last + 1)}`;
   }
 
   private fail(reason: string, local: number): never {
-    const error: ApiError = malformedJson(this.format, this.message(reason, local));
-    throw error;
+    throw malformedJson(this.format, this.message(reason, local));
   }
 }

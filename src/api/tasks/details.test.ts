@@ -10,7 +10,7 @@ test('enqueuedDetails: every kind, values and key order', () => {
   const cases: [string, TaskKind, object | null, object?][] = [
     ['addition', { kind: 'documentAddition', method: 'update', primaryKey: 'id', contentFile: 'f', documentsCount: 3, payloadBytes: 9, allowIndexCreation: true, skipCreation: false },
       { receivedDocuments: 3, indexedDocuments: null }],
-    ['deletion by ids', { kind: 'documentDeletion', ids: ['1', '2'] }, { providedIds: 2, deletedDocuments: null, originalFilter: null }],
+    ['deletion by ids', { kind: 'documentDeletion', ids: ['1', '2'] }, { providedIds: 2, deletedDocuments: null }],
     ['deletion by filter', { kind: 'documentDeletionByFilter', filter: 'doggo = bernese' },
       { providedIds: 0, deletedDocuments: null, originalFilter: '"doggo = bernese"' }],
     ['deletion by array filter', { kind: 'documentDeletionByFilter', filter: [['a = 1', 'b = 2'], 'c = 3'] },

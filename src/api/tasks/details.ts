@@ -72,7 +72,8 @@ export function enqueuedDetails(kind: TaskKind, ctx: EnqueueContext = {}): Detai
     case 'documentAddition':
       return { receivedDocuments: kind.documentsCount, indexedDocuments: null };
     case 'documentDeletion':
-      return { providedIds: kind.ids.length, deletedDocuments: null, originalFilter: null };
+      // no originalFilter key for deletions by id (documents.md §5.1–5.2; the serializer skips the unset option)
+      return { providedIds: kind.ids.length, deletedDocuments: null };
     case 'documentDeletionByFilter':
       return { providedIds: 0, deletedDocuments: null, originalFilter: JSON.stringify(kind.filter ?? null) };
     case 'documentClear':

@@ -40,7 +40,7 @@ function waitForWake(): Promise<void> {
   });
 }
 
-let nextBatchUid = (queue.lastBatchUid() ?? -1) + 1;
+let nextBatchUid = queue.nextUid('nextBatchUid');
 
 async function loop(): Promise<void> {
   post({ type: 'ready' });

@@ -1,0 +1,88 @@
+// Crash safety: the server is killed with SIGKILL in the middle of a large batch, restarted
+// on the same data directory, and must have lost no acknowledged task, re-run the
+// interrupted batch to success, and hold every document exactly once.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const KEY = 'crash-test-master-key';
+
+async function start(dbPath: string): Promise<{ proc: ChildProcess; url: string }> {
+  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', '--db-path', dbPath, '--http-addr', '127.0.0.1:0', '--master-key', KEY, '--no-analytics'], {
+    cwd: ROOT,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let err = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    proc.stderr!.on('data', (chunk: Buffer) => {
+      err += chunk.toString();
+      const m = /Server listening on:\s+"(http:\/\/[^"]+)"/.exec(err);
+      if (m) resolve(m[1]!);
+    });
+    proc.once('exit', (code) => reject(new Error(`server exited (${code}): ${err}`)));
+  });
+  return { proc, url };
+}
+
+async function api(url: string, method: string, p: string, body?: string, type = 'application/json'): Promise<any> {
+  const res = await fetch(url + p, { method, headers: { authorization: `Bearer ${KEY}`, ...(body ? { 'content-type': type } : {}) }, ...(body ? { body } : {}) });
+  const text = await res.text();
+  return text ? JSON.parse(text) : null;
+}
+
+test('SIGKILL during a batch loses no acknowledged task and duplicates no document', { timeout: 120_000 }, async () => {
+  const dbPath = fs.mkdtempSync(path.join(os.tmpdir(), 'muninn-crash-'));
+  try {
+    let { proc, url } = await start(dbPath);
+    const payloads = 6;
+    const perPayload = 40_000;
+    const acknowledged: number[] = [];
+    for (let p = 0; p < payloads; p++) {
+      const lines: string[] = [];
+      for (let i = 0; i < perPayload; i++) lines.push(JSON.stringify({ id: p * perPayload + i, name: `doc ${i}`, payload: p }));
+      const task = await api(url, 'POST', '/indexes/crash/documents?primaryKey=id', lines.join('\n'), 'application/x-ndjson');
+      acknowledged.push(task.taskUid);
+    }
+    // kill while the scheduler is busy with the payloads
+    let sawProcessing = false;
+    for (let i = 0; i < 500 && !sawProcessing; i++) {
+      const processing = await api(url, 'GET', '/tasks?statuses=processing');
+      sawProcessing = processing.results.length > 0;
+      if (!sawProcessing) await new Promise((r) => setTimeout(r, 5));
+    }
+    assert.ok(sawProcessing, 'the kill must land while a batch is processing');
+    const succeededBefore = (await api(url, 'GET', '/tasks?statuses=succeeded&indexUids=crash')).total;
+    assert.ok(succeededBefore < payloads, 'some acknowledged tasks must still be unfinished at the kill');
+    proc.kill('SIGKILL');
+    await new Promise((r) => proc.once('exit', r));
+
+    ({ proc, url } = await start(dbPath));
+    try {
+      for (const uid of acknowledged) {
+        for (;;) {
+          const task = await api(url, 'GET', `/tasks/${uid}`);
+          assert.notEqual(task.code, 'task_not_found', `acknowledged task ${uid} was lost`);
+          if (task.status === 'succeeded') break;
+          assert.ok(task.status === 'enqueued' || task.status === 'processing', `task ${uid} is ${task.status}: ${JSON.stringify(task.error)}`);
+          await new Promise((r) => setTimeout(r, 20));
+        }
+      }
+      const stats = await api(url, 'GET', '/indexes/crash/stats');
+      assert.equal(stats.numberOfDocuments, payloads * perPayload);
+      const last = await api(url, 'GET', `/indexes/crash/documents/${payloads * perPayload - 1}`);
+      assert.deepEqual(last, { id: payloads * perPayload - 1, name: `doc ${perPayload - 1}`, payload: payloads - 1 });
+      const page = await api(url, 'GET', '/indexes/crash/documents?limit=1&offset=0');
+      assert.equal(page.total, payloads * perPayload);
+    } finally {
+      proc.kill('SIGTERM');
+      await new Promise((r) => proc.once('exit', r));
+    }
+  } finally {
+    fs.rmSync(dbPath, { recursive: true, force: true });
+  }
+});
