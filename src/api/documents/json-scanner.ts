@@ -28,25 +28,27 @@ const enum S {
   OBJ_NEXT = 10,
   OBJ_COLON = 11,
   OBJ_AFTER = 12,
-  LAST_STRUCTURAL = 12,
-  STR = 13,
-  KEY = 14,
-  ESC = 15,
-  HEX = 16,
-  HEX_BAD = 17, // after an invalid hex digit: serde first needs the 4 bytes to exist
-  SUR_BS = 18, // strict: a leading surrogate must be followed by `\`
-  SUR_U = 19, // ... and `u`
-  NUM_MINUS = 20,
-  NUM_ZERO = 21,
-  NUM_INT = 22,
-  NUM_DOT = 23,
-  NUM_FRAC = 24,
-  NUM_EXP = 25,
-  NUM_EXP_SIGN = 26,
-  NUM_EXP_DIGITS = 27,
-  LIT = 28,
-  SCALAR_END = 29, // ndjson: after a top-level number/literal serde peeks one byte
-  IGNORE_REST = 30, // json: serde never reads past the top-level `]`
+  BAD_ELEM = 13, // json: after a top-level element that is not an object (serde's end_seq)
+  BAD_ELEM_COMMA = 14, // ... and a `,`
+  LAST_STRUCTURAL = 14,
+  STR = 15,
+  KEY = 16,
+  ESC = 17,
+  HEX = 18,
+  HEX_BAD = 19, // after an invalid hex digit: serde first needs the 4 bytes to exist
+  SUR_BS = 20, // strict: a leading surrogate must be followed by `\`
+  SUR_U = 21, // ... and `u`
+  NUM_MINUS = 22,
+  NUM_ZERO = 23,
+  NUM_INT = 24,
+  NUM_DOT = 25,
+  NUM_FRAC = 26,
+  NUM_EXP = 27,
+  NUM_EXP_SIGN = 28,
+  NUM_EXP_DIGITS = 29,
+  LIT = 30,
+  SCALAR_END = 31, // ndjson: after a top-level number/literal serde peeks one byte
+  IGNORE_REST = 32, // json: serde never reads past the top-level `]`
 }
 
 const OBJ = 1;
@@ -333,6 +335,15 @@ export class JsonScanner {
         case S.TOP_END:
           this.fail(R.TRAILING_CHARS, i + 1);
           continue;
+        case S.BAD_ELEM:
+          if (c === 93) throw malformedJson(this.format, DATA_ERROR);
+          if (c !== 44) this.fail(R.TRAILING_CHARS, i + 1);
+          state = S.BAD_ELEM_COMMA;
+          i++;
+          continue;
+        case S.BAD_ELEM_COMMA:
+          this.fail(c === 93 ? R.TRAILING_COMMA : R.TRAILING_CHARS, i + 1);
+          continue;
         case S.SCALAR_END:
           if (VALUE_END[c] === 1) throw malformedJson(this.format, DATA_ERROR);
           this.fail(R.TRAILING_CHARS, i + 1);
@@ -380,6 +391,9 @@ export class JsonScanner {
         case S.NUM_EXP:
         case S.NUM_EXP_SIGN:
           return this.fail(this.strict ? R.EOF_VALUE : R.INVALID_NUMBER, 0);
+        case S.BAD_ELEM_COMMA:
+          return this.fail(R.TRAILING_CHARS, 0);
+        case S.BAD_ELEM:
         case S.TOP_ARR_FIRST:
         case S.TOP_ARR_AFTER:
         case S.ARR_FIRST:
@@ -423,8 +437,11 @@ export class JsonScanner {
     }
     const first = this.docFirst;
     if (first !== 123) {
-      // serde reads the value, then fails to see it as a map; in a stream, a number or a
-      // literal must first be followed by a delimiter (StreamDeserializer::peek_end_of_value)
+      // serde reads the value, then fails to see it as a map. In an array, Meilisearch's
+      // array_each then reports serde's end_seq error if there is one; in a stream, a number
+      // or a literal must first be followed by a delimiter (peek_end_of_value).
+      this.copyStart = -1;
+      if (!this.ndjson && !this.strict) return S.BAD_ELEM;
       if (this.ndjson && first !== 34 && first !== 91) return S.SCALAR_END;
       throw malformedJson(this.format, DATA_ERROR);
     }
