@@ -30,7 +30,7 @@ export interface WorkloadContext {
   /** absolute path of shared/datasets (the repo's ../shared/datasets) */
   datasetsDir: string;
   report(name: string, value: number, unit: string): void;
-  /** authenticated request; a string/Uint8Array body is sent as is, anything else as JSON */
+  /** authenticated request (node:http, keep-alive); a string/Uint8Array body is sent as is, anything else as JSON */
   request<T = unknown>(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<HttpResult<T>>;
   /** polls GET /tasks/{uid} every 10 ms until succeeded/failed/canceled */
   waitForTask(taskUid: number, timeoutMs?: number): Promise<TaskJson>;

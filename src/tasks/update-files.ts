@@ -8,8 +8,8 @@ const CHUNK = 4 * 1024 * 1024;
 
 export interface ParsedLine {
   doc: Record<string, unknown>;
-  /** byte length of the JSON text */
-  bytes: number;
+  /** the JSON text of the line; only valid until the next iteration (copy to keep) */
+  json: Buffer;
 }
 
 export class UpdateFiles {
@@ -47,12 +47,12 @@ export class UpdateFiles {
         if (carry) data = Buffer.concat([carry, data]);
         let start = 0;
         for (let nl = data.indexOf(10, start); nl !== -1; nl = data.indexOf(10, start)) {
-          if (nl > start) yield { doc: JSON.parse(data.toString('utf8', start, nl)), bytes: nl - start };
+          if (nl > start) yield { doc: JSON.parse(data.toString('utf8', start, nl)), json: data.subarray(start, nl) };
           start = nl + 1;
         }
         carry = start < data.length ? Buffer.from(data.subarray(start)) : null;
       }
-      if (carry && carry.length > 0) yield { doc: JSON.parse(carry.toString('utf8')), bytes: carry.length };
+      if (carry && carry.length > 0) yield { doc: JSON.parse(carry.toString('utf8')), json: carry };
     } finally {
       fs.closeSync(fd);
     }

@@ -70,7 +70,7 @@ export class Utf8Checker {
       }
     }
     if (end > start && !isUtf8(chunk.subarray(start, end))) {
-      this.firstBad = base + firstInvalidUtf8(chunk, start, end);
+      this.firstBad = base + Math.max(start, firstInvalidUtf8(chunk, start, end));
       return;
     }
     for (let k = end; k < chunk.length; k++) this.carry[this.carryLen++] = chunk[k]!;

@@ -2,7 +2,16 @@
 // the selection of fields for output.
 
 /** Every field path of a document, parents included: {a:{b:1}} → a, a.b. Arrays of objects are walked. */
-export function fieldPaths(doc: Record<string, unknown>, out: Set<string> = new Set(), prefix = ''): Set<string> {
+export function fieldPaths(doc: Record<string, unknown>): Iterable<string> {
+  const keys = Object.keys(doc);
+  for (const k of keys) {
+    const v = doc[k];
+    if (v !== null && typeof v === 'object') return collectPaths(doc, new Set(), '');
+  }
+  return keys;
+}
+
+function collectPaths(doc: Record<string, unknown>, out: Set<string>, prefix: string): Set<string> {
   for (const key of Object.keys(doc)) {
     const path = prefix === '' ? key : `${prefix}.${key}`;
     out.add(path);
@@ -17,7 +26,7 @@ function collectNested(value: unknown, path: string, out: Set<string>): void {
     for (const item of value) collectNested(item, path, out);
     return;
   }
-  fieldPaths(value as Record<string, unknown>, out, path);
+  collectPaths(value as Record<string, unknown>, out, path);
 }
 
 /**

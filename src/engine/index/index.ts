@@ -20,7 +20,7 @@ export class Index {
   readonly env: Env;
   readonly main: Table<keyof MainValues, MainValues[keyof MainValues]>;
   readonly externalIds: Table<string, number>;
-  readonly documents: Table<number, Record<string, unknown>>;
+  readonly documents: Table<number, Uint8Array>;
 
   private constructor(env: Env) {
     this.env = env;
@@ -82,7 +82,13 @@ export class Index {
   /** The stored document of an external id. */
   document(externalId: string): Record<string, unknown> | undefined {
     const id = this.externalIds.get(externalId);
-    return id === undefined ? undefined : this.documents.get(id);
+    return id === undefined ? undefined : this.documentById(id);
+  }
+
+  /** The stored document of an internal id. */
+  documentById(id: number): Record<string, unknown> | undefined {
+    const bytes = this.documents.get(id);
+    return bytes === undefined ? undefined : parseDocument(bytes);
   }
 
   /** A page of documents in internal id order, optionally restricted to some internal ids. */
@@ -92,14 +98,14 @@ export class Index {
       const results: Record<string, unknown>[] = [];
       const picked = ids.rangeUint32Array(offset, limit);
       for (const id of picked) {
-        const doc = this.documents.get(id);
+        const doc = this.documentById(id);
         if (doc) results.push(doc);
       }
       return { results, total: ids.size };
     }
     const results: Record<string, unknown>[] = [];
     if (limit > 0) {
-      for (const [, doc] of this.documents.entries({ offset, limit })) results.push(doc);
+      for (const [, bytes] of this.documents.entries({ offset, limit })) results.push(parseDocument(bytes));
     }
     return { results, total: this.documents.count() };
   }
@@ -124,6 +130,12 @@ export class Index {
   async close(): Promise<void> {
     await this.env.close();
   }
+}
+
+const decoder = new TextDecoder();
+
+export function parseDocument(bytes: Uint8Array): Record<string, unknown> {
+  return JSON.parse(decoder.decode(bytes)) as Record<string, unknown>;
 }
 
 function sortedObject(obj: Record<string, number>): Record<string, number> {

@@ -41,4 +41,5 @@ export const MAIN = table<keyof MainValues, MainValues[keyof MainValues]>(
 
 export const EXTERNAL_IDS = table<string, number>('external-ids', 'string', 'msgpack', 'maps a document external id to its internal u32 id');
 
-export const DOCUMENTS = table<number, Record<string, unknown>>('documents', 'uint32', 'msgpack', 'maps an internal u32 id to the stored document');
+/** Documents are kept as the JSON text they were sent as (compact, one line): no re-encoding on write, and reads can splice them. */
+export const DOCUMENTS = table<number, Uint8Array>('documents', 'uint32', 'binary', 'maps an internal u32 id to the JSON text of the stored document');

@@ -4,7 +4,7 @@
 // `checkpoint`/`rollback` so that a failing task leaves no trace.
 import { Bitmap, bitmapBytes } from '../bitmap/index.ts';
 import { EngineError } from '../errors.ts';
-import type { Index } from '../index/index.ts';
+import { parseDocument, type Index } from '../index/index.ts';
 import { fieldPaths } from '../index/fields.ts';
 import { documentId, inferPrimaryKey } from '../index/primary-key.ts';
 
@@ -32,6 +32,11 @@ export class DocumentsWriter {
   readonly index: Index;
   #s: WriterState;
   #fieldSet: Set<string>;
+  /** When the index starts the batch empty, ids written by this batch are all the ids there are. */
+  readonly #emptyAtStart: boolean;
+  readonly #knownIds = new Map<string, number>();
+  /** ids added to #knownIds since the last checkpoint (removed again on rollback) */
+  #addedIds: string[] = [];
 
   constructor(index: Index) {
     this.index = index;
@@ -52,6 +57,7 @@ export class DocumentsWriter {
       primaryKey: index.meta().primaryKey,
     };
     this.#fieldSet = new Set(this.#s.fieldsOrder);
+    this.#emptyAtStart = used.size === 0;
   }
 
   get primaryKey(): string | null {
@@ -60,11 +66,14 @@ export class DocumentsWriter {
 
   /** A copy of the in-memory state, to restore if the current task fails. */
   checkpoint(): WriterState {
+    this.#addedIds = [];
     const s = this.#s;
     return { ...s, used: s.used.clone(), free: s.free.clone(), distribution: new Map(s.distribution), fieldsOrder: [...s.fieldsOrder] };
   }
 
   rollback(state: WriterState): void {
+    for (const extId of this.#addedIds) this.#knownIds.delete(extId);
+    this.#addedIds = [];
     this.#s = state;
     this.#fieldSet = new Set(state.fieldsOrder);
   }
@@ -91,22 +100,28 @@ export class DocumentsWriter {
     return inferred;
   }
 
-  /** Adds or updates one document; returns false when skipped (skipCreation of an unknown id). */
-  addDocument(doc: Record<string, unknown>, primaryKey: string, opts: AddOptions, jsonBytes?: number): boolean {
+  /**
+   * Adds or updates one document; returns false when skipped (skipCreation of an unknown id).
+   * `json` is the document's compact JSON text when the caller has it (stored as is).
+   */
+  addDocument(doc: Record<string, unknown>, primaryKey: string, opts: AddOptions, json?: Uint8Array): boolean {
     const extId = documentId(doc, primaryKey);
-    const { externalIds, documents } = this.index;
-    const existing = externalIds.get(extId);
+    const { externalIds } = this.index;
+    const existing = this.#emptyAtStart ? this.#knownIds.get(extId) : externalIds.get(extId);
     if (existing === undefined) {
       if (opts.skipCreation) return false;
       const id = this.#allocate();
       externalIds.put(extId, id);
-      this.#store(id, doc, jsonBytes);
+      if (this.#emptyAtStart) {
+        this.#knownIds.set(extId, id);
+        this.#addedIds.push(extId);
+      }
+      this.#store(id, doc, json);
       return true;
     }
-    const old = documents.get(existing);
+    const old = this.#forget(existing);
     const next = opts.method === 'update' && old ? { ...old, ...doc } : doc;
-    if (old) this.#forget(old);
-    this.#store(existing, next, next === doc ? jsonBytes : undefined);
+    this.#store(existing, next, next === doc ? json : undefined);
     return true;
   }
 
@@ -117,10 +132,10 @@ export class DocumentsWriter {
     for (const extId of ids) {
       const id = externalIds.get(extId);
       if (id === undefined) continue;
-      const old = documents.get(id);
-      if (old) this.#forget(old);
+      this.#forget(id);
       documents.remove(id);
       externalIds.remove(extId);
+      this.#knownIds.delete(extId);
       this.#s.used.remove(id);
       this.#s.free.add(id);
       deleted++;
@@ -133,6 +148,7 @@ export class DocumentsWriter {
     const count = this.#s.used.size;
     this.index.documents.clear();
     this.index.externalIds.clear();
+    this.#knownIds.clear();
     this.#s.used = new Bitmap();
     this.#s.free = new Bitmap();
     this.#s.nextId = 0;
@@ -174,7 +190,7 @@ export class DocumentsWriter {
     return id;
   }
 
-  #store(id: number, doc: Record<string, unknown>, jsonBytes?: number): void {
+  #store(id: number, doc: Record<string, unknown>, json?: Uint8Array): void {
     const s = this.#s;
     for (const path of fieldPaths(doc)) {
       s.distribution.set(path, (s.distribution.get(path) ?? 0) + 1);
@@ -186,18 +202,19 @@ export class DocumentsWriter {
         s.fieldsOrder.push(path);
       }
     }
-    s.documentBytes += jsonBytes ?? this.#approxSize(doc);
-    this.index.documents.put(id, doc);
+    const bytes = json ?? Buffer.from(JSON.stringify(doc));
+    s.documentBytes += bytes.length;
+    this.index.documents.put(id, bytes);
   }
 
-  #forget(doc: Record<string, unknown>): void {
+  /** Removes a stored document from the counters; returns it parsed. */
+  #forget(id: number): Record<string, unknown> | undefined {
+    const bytes = this.index.documents.get(id);
+    if (bytes === undefined) return undefined;
+    const doc = parseDocument(bytes);
     const s = this.#s;
     for (const path of fieldPaths(doc)) s.distribution.set(path, (s.distribution.get(path) ?? 1) - 1);
-    s.documentBytes = Math.max(0, s.documentBytes - this.#approxSize(doc));
-  }
-
-  /** Size of the document as JSON text, the figure reported as rawDocumentDbSize. */
-  #approxSize(doc: Record<string, unknown>): number {
-    return Buffer.byteLength(JSON.stringify(doc));
+    s.documentBytes = Math.max(0, s.documentBytes - bytes.length);
+    return doc;
   }
 }

@@ -89,9 +89,9 @@ function addDocuments(
   let indexed = 0;
   let seen = 0;
   const opts = { method: kind.method, primaryKey: kind.primaryKey, skipCreation: kind.skipCreation };
-  for (const { doc, bytes } of ctx.files.read(kind.contentFile)) {
+  for (const { doc, json } of ctx.files.read(kind.contentFile)) {
     if (pk === null) pk = writer.resolvePrimaryKey(kind.primaryKey, doc);
-    if (writer.addDocument(doc, pk!, opts, bytes)) indexed++;
+    if (writer.addDocument(doc, pk!, opts, json)) indexed++;
     if (++seen % ABORT_CHECK_EVERY === 0) {
       if (ctx.shouldAbort()) throw new Aborted();
       ctx.progress('indexing documents', seen, kind.documentsCount);
