@@ -1,6 +1,7 @@
 // One running Muninn instance: the data directory, the task queue, the indexes, the
 // scheduler worker, API keys and features. The HTTP server and the library both use it.
 import { Authorizer, KeyStore } from '../auth/index.ts';
+import { ApiError } from '../api/errors/index.ts';
 import { bitmapFrom } from '../engine/bitmap/index.ts';
 import { IndexRegistry } from '../tasks/index-registry.ts';
 import { TaskQueue, type NewTask } from '../tasks/queue.ts';
@@ -21,6 +22,8 @@ export interface InstanceOptions {
   payloadSizeLimit: number;
   upgradeDb?: boolean;
   forcedFeatures?: Partial<Features>;
+  /** queue limits of tasks.md §10 (defaults: 1,000,000 tasks, delete 100,000; 20 GiB task database) */
+  taskQueue?: { maxTasks?: number; deleteCount?: number; maxDbBytes?: number };
   defaultFeatures?: Partial<Features>;
   log?: (level: 'error' | 'warn' | 'info', message: string) => void;
 }
@@ -51,6 +54,7 @@ export class Instance {
       maxBatchedTasks: options.maxBatchedTasks === 0 ? 1 : options.maxBatchedTasks,
       maxBatchedBytes: options.maxBatchedBytes,
       enabled: options.maxBatchedTasks !== 0,
+      cleanup: { maxTasks: options.taskQueue?.maxTasks ?? 1_000_000, deleteCount: options.taskQueue?.deleteCount ?? 100_000 },
       log: (level, message) => options.log?.(level, message),
     });
     this.scheduler.on('finished', () => this.queue.env.refresh());
@@ -76,11 +80,24 @@ export class Instance {
 
   /** Registers a task durably (on disk before this resolves) and wakes the scheduler. */
   async register(input: NewTask): Promise<Task> {
+    this.#checkQueueSpace(input);
     const task = this.queue.register(input);
     await this.queue.durable();
     if (task.kind.kind === 'taskCancelation') this.scheduler.interruptIfProcessing(bitmapFrom(task.kind.matched));
     this.scheduler.wake();
     return task;
+  }
+
+  /** Past 40 % of the task database, only cancelations and deletions that free space get in. */
+  #checkQueueSpace(input: NewTask): void {
+    const limit = 0.4 * (this.options.taskQueue?.maxDbBytes ?? 20 * 1024 ** 3);
+    if (this.queue.env.sizes().usedBytes <= limit) return;
+    const k = input.kind;
+    if ((k.kind === 'taskCancelation' || k.kind === 'taskDeletion') && bitmapFrom(k.matched).size > 0) return;
+    throw new ApiError(
+      'no_space_left_on_device',
+      'Meilisearch cannot receive write operations because the limit of the task database has been reached. Please delete tasks to continue performing write operations.',
+    );
   }
 
   async close(): Promise<void> {

@@ -92,8 +92,12 @@ export class TaskQueue {
     return this.tasks.count();
   }
 
-  /** Task uids matching a filter; the processing batch's tasks count as `processing`. */
-  matchTasks(filter: TaskFilter, processing: ProcessingView | null): Bitmap {
+  /**
+   * Task uids matching a filter; the processing batch's tasks count as `processing` while their
+   * records still say enqueued (once the batch is committed the records win).
+   */
+  matchTasks(filter: TaskFilter, processingView: ProcessingView | null): Bitmap {
+    const processing = processingView && this.#stillProcessing(processingView);
     let set = this.bitmap('all');
     if (filter.uids) set.andInPlace(new Bitmap(filter.uids));
     if (filter.batchUids) {
@@ -123,8 +127,16 @@ export class TaskQueue {
     return set;
   }
 
+  /** The processing view restricted to tasks whose records are still enqueued, or null. */
+  #stillProcessing(p: ProcessingView): ProcessingView | null {
+    if (this.batches.has(p.batchUid)) return null;
+    const taskUids = Bitmap.and(p.taskUids, this.bitmap('status:enqueued'));
+    return taskUids.size === 0 ? null : { ...p, taskUids };
+  }
+
   /** Batch uids matching a filter (tasks.md §12 semantics). */
-  matchBatches(filter: TaskFilter, processing: ProcessingView | null): Bitmap {
+  matchBatches(filter: TaskFilter, processingView: ProcessingView | null): Bitmap {
+    const processing = processingView && this.#stillProcessing(processingView);
     const { batchUids, afterStartedAt, beforeStartedAt, afterFinishedAt, beforeFinishedAt, ...taskFilter } = filter;
     const taskLevel = Object.keys(taskFilter).some((k) => (taskFilter as Record<string, unknown>)[k] !== undefined);
     let set = new Bitmap(this.batches.keys());

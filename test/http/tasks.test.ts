@@ -96,3 +96,54 @@ describe('tasks', () => {
     assert.deepEqual(list.body.results.map((b: any) => b.uid), [task.batchUid]);
   });
 });
+
+describe('cancelation of the batch in progress', () => {
+  test('interrupts the batch; its tasks end canceled and nothing is written', { timeout: 60_000 }, async () => {
+    const uid = uniqueIndex('interrupt');
+    const lines: string[] = [];
+    for (let i = 0; i < 300_000; i++) lines.push(`{"id":${i},"title":"document number ${i}"}`);
+    const enq = await t.fetch('POST', `/indexes/${uid}/documents`, { raw: lines.join('\n'), headers: { 'content-type': 'application/x-ndjson' } });
+    assert.equal(enq.status, 202);
+    let processing = false;
+    for (let i = 0; i < 2000 && !processing; i++) {
+      processing = (await t.fetch('GET', `/tasks/${enq.body.taskUid}`)).body.status === 'processing';
+      if (!processing) await new Promise((r) => setTimeout(r, 2));
+    }
+    assert.ok(processing, 'the task must be seen processing');
+    const batches = await t.fetch('GET', `/batches?uids=${enq.body.taskUid}`);
+    assert.equal(batches.body.results.length, 1);
+    assert.notEqual(batches.body.results[0].progress, undefined);
+    const cancel = await t.client.tasks.cancelTasks({ uids: [enq.body.taskUid] }).waitTask();
+    assert.equal(cancel.status, 'succeeded');
+    assert.deepEqual(cancel.details, { matchedTasks: 1, canceledTasks: 1, originalFilter: `?uids=${enq.body.taskUid}` });
+    const task = await t.client.tasks.getTask(enq.body.taskUid);
+    assert.equal(task.status, 'canceled');
+    assert.equal(task.canceledBy, cancel.uid);
+    assert.equal(task.batchUid, cancel.batchUid);
+    assert.deepEqual(task.details, { receivedDocuments: 300_000, indexedDocuments: 0 });
+    const batch = await t.client.batches.getBatch(cancel.batchUid!);
+    assert.deepEqual(batch.stats.status, { succeeded: 1, canceled: 1 });
+    await assertApiError(t.client.getRawIndex(uid), 'index_not_found', 404);
+  });
+});
+
+describe('task documents (experimental)', () => {
+  test('returns the payload of an enqueued task once the feature is on', async () => {
+    const paused = await startTestServer({ args: ['--experimental-max-number-of-batched-tasks', '0'] });
+    try {
+      const enq = await paused.fetch('POST', '/indexes/docs/documents', { body: [{ id: 1, a: 'x' }, { id: 2 }] });
+      assertErrorBody(await paused.fetch('GET', `/tasks/${enq.body.taskUid}/documents`), 'feature_not_enabled', 400);
+      await paused.fetch('PATCH', '/experimental-features', { body: { getTaskDocumentsRoute: true } });
+      const res = await paused.fetch('GET', `/tasks/${enq.body.taskUid}/documents`);
+      assert.equal(res.status, 200);
+      assert.equal(res.headers.get('content-type'), 'application/x-ndjson');
+      assert.equal(res.body, '{"id":1,"a":"x"}\n{"id":2}\n');
+      const other = await paused.fetch('POST', '/indexes', { body: { uid: 'x' } });
+      assertErrorBody(await paused.fetch('GET', `/tasks/${other.body.taskUid}/documents`), 'task_file_not_found', 404);
+      // with the scheduler off, tasks stay enqueued
+      assert.equal((await paused.fetch('GET', `/tasks/${enq.body.taskUid}`)).body.status, 'enqueued');
+    } finally {
+      await paused.close();
+    }
+  });
+});

@@ -1,41 +1,4 @@
-// The JSON scanner's states, serde_json's error reasons (ErrorCode Display) and byte tables.
-
-// States; the structural ones (whitespace skipped before the next token) come first.
-export const enum S {
-  TOP = 0, // ndjson: between documents; json: before anything
-  TOP_ARR_FIRST = 1, // after the top-level `[`
-  TOP_ARR_AFTER = 2, // after a top-level element
-  TOP_ARR_NEXT = 3, // after a top-level `,`
-  TOP_END = 4, // after a single top-level object: whitespace only
-  VALUE = 5,
-  ARR_FIRST = 6,
-  ARR_NEXT = 7,
-  ARR_AFTER = 8,
-  OBJ_FIRST = 9,
-  OBJ_NEXT = 10,
-  OBJ_COLON = 11,
-  OBJ_AFTER = 12,
-  BAD_ELEM = 13, // json: after an element RawMap rejects; serde's end_seq still runs
-  BAD_ELEM_COMMA = 14, // ... after its `,`
-  LAST_STRUCTURAL = 14,
-  STR = 15,
-  KEY = 16,
-  ESC = 17,
-  HEX = 18,
-  SUR_BS = 19, // a leading surrogate must be followed by `\`
-  SUR_U = 20, // ... and `u`
-  NUM_MINUS = 21,
-  NUM_ZERO = 22,
-  NUM_INT = 23,
-  NUM_DOT = 24,
-  NUM_FRAC = 25,
-  NUM_EXP = 26,
-  NUM_EXP_SIGN = 27,
-  NUM_EXP_DIGITS = 28,
-  LIT = 29,
-  SCALAR_END = 30, // ndjson: after a top-level number/literal serde peeks one byte
-  IGNORE_REST = 31, // json: serde never reads past the top-level `]`
-}
+// serde_json's error reasons (ErrorCode Display) and the byte tables of the JSON scanner.
 
 
 export const EOF_LIST = 'EOF while parsing a list';

@@ -9,10 +9,48 @@
 // commas, number range, surrogate escapes and its nesting limit (127).
 import { malformedJson } from './messages.ts';
 import * as R from './json-grammar.ts';
-import { S, STRING_STOP, VALUE_END, hexValue } from './json-grammar.ts';
-import { ARR, JsonScannerState, OBJ } from './json-state.ts';
+import { STRING_STOP, VALUE_END, hexValue } from './json-grammar.ts';
+import { ARR, DOC_BAD_ELEMENT, DOC_WRITTEN, JsonScannerState, OBJ } from './json-state.ts';
+
+// States; the structural ones (whitespace skipped before the next token) come first.
+const enum S {
+  TOP = 0, // ndjson: between documents; json: before anything
+  TOP_ARR_FIRST = 1, // after the top-level `[`
+  TOP_ARR_AFTER = 2, // after a top-level element
+  TOP_ARR_NEXT = 3, // after a top-level `,`
+  TOP_END = 4, // after a single top-level object: whitespace only
+  VALUE = 5,
+  ARR_FIRST = 6,
+  ARR_NEXT = 7,
+  ARR_AFTER = 8,
+  OBJ_FIRST = 9,
+  OBJ_NEXT = 10,
+  OBJ_COLON = 11,
+  OBJ_AFTER = 12,
+  BAD_ELEM = 13, // json: after an element RawMap rejects; serde's end_seq still runs
+  BAD_ELEM_COMMA = 14, // ... after its `,`
+  LAST_STRUCTURAL = 14,
+  STR = 15,
+  KEY = 16,
+  ESC = 17,
+  HEX = 18,
+  SUR_BS = 19, // a leading surrogate must be followed by `\`
+  SUR_U = 20, // ... and `u`
+  NUM_MINUS = 21,
+  NUM_ZERO = 22,
+  NUM_INT = 23,
+  NUM_DOT = 24,
+  NUM_FRAC = 25,
+  NUM_EXP = 26,
+  NUM_EXP_SIGN = 27,
+  NUM_EXP_DIGITS = 28,
+  LIT = 29,
+  SCALAR_END = 30, // ndjson: after a top-level number/literal serde peeks one byte
+  IGNORE_REST = 31, // json: serde never reads past the top-level `]`
+}
 
 const MAX_STRICT_DEPTH = 127;
+const EMPTY = Buffer.alloc(0);
 
 export class JsonScanner extends JsonScannerState {
   feed(buf: Buffer): void {
@@ -214,7 +252,7 @@ export class JsonScanner extends JsonScannerState {
           else this.hexAcc = this.hexAcc * 16 + h;
           if (++this.hexCount === 4) {
             if (this.hexBad) this.fail(R.INVALID_ESCAPE, i); // serde decodes the 4 bytes, then fails
-            state = this.validating ? this.surrogate(i) : this.strState;
+            state = this.validating && this.leadingSurrogate(i) ? S.SUR_BS : this.strState;
           }
           continue;
         }
@@ -243,12 +281,14 @@ export class JsonScanner extends JsonScannerState {
             continue;
           }
           strict = this.strict = !this.ndjson;
-          state = this.startDocument(c, i, nl);
+          this.startDocument(c, i, nl);
+          state = S.VALUE;
           continue;
         case S.TOP_ARR_FIRST:
         case S.TOP_ARR_NEXT:
           if (c !== 93) {
-            state = this.startDocument(c, i, nl);
+            this.startDocument(c, i, nl);
+            state = S.VALUE;
             continue;
           }
           if (state === S.TOP_ARR_NEXT) this.fail(R.TRAILING_COMMA, i + 1);
@@ -294,6 +334,63 @@ export class JsonScanner extends JsonScannerState {
     this.lines = nl;
     this.lastNl = lastNl;
     this.base = base + n;
-    this.cur = Buffer.alloc(0);
+    this.cur = EMPTY;
+  }
+
+  /** The payload is complete: fails on an unfinished value. */
+  end(): void {
+    for (;;) {
+      switch (this.state) {
+        case S.TOP:
+          if (!this.ndjson) this.fail(R.EOF_VALUE, 0);
+          return;
+        case S.TOP_END:
+        case S.IGNORE_REST:
+          return;
+        case S.SCALAR_END:
+          throw malformedJson(this.format, this.docError);
+        case S.NUM_ZERO:
+        case S.NUM_INT:
+        case S.NUM_FRAC:
+        case S.NUM_EXP_DIGITS:
+          if (this.strict || this.depth === 0) this.checkNumber(0, 0);
+          this.state = this.depth > 0 ? (this.stack[this.depth - 1] === OBJ ? S.OBJ_AFTER : S.ARR_AFTER) : this.docEnd(0);
+          continue;
+        case S.NUM_MINUS:
+        case S.NUM_DOT:
+        case S.NUM_EXP:
+        case S.NUM_EXP_SIGN:
+          return this.fail(this.strict ? R.EOF_VALUE : R.INVALID_NUMBER, 0);
+        case S.BAD_ELEM_COMMA:
+          return this.fail(R.TRAILING_CHARS, 0);
+        case S.BAD_ELEM:
+        case S.TOP_ARR_FIRST:
+        case S.TOP_ARR_AFTER:
+        case S.ARR_FIRST:
+        case S.ARR_AFTER:
+          return this.fail(R.EOF_LIST, 0);
+        case S.OBJ_NEXT:
+          return this.fail(this.strict ? R.EOF_VALUE : R.EOF_OBJECT, 0);
+        case S.OBJ_FIRST:
+        case S.OBJ_COLON:
+        case S.OBJ_AFTER:
+          return this.fail(R.EOF_OBJECT, 0);
+        case S.STR:
+        case S.KEY:
+        case S.ESC:
+        case S.HEX:
+        case S.SUR_BS:
+        case S.SUR_U:
+          return this.fail(R.EOF_STRING, 0);
+        default: // VALUE, ARR_NEXT, LIT, TOP_ARR_NEXT
+          return this.fail(R.EOF_VALUE, 0);
+      }
+    }
+  }
+
+  private docEnd(end: number): S {
+    const done = this.finishDocument(end);
+    if (done === DOC_WRITTEN) return this.ndjson ? S.TOP : this.strict ? S.TOP_END : S.TOP_ARR_AFTER;
+    return done === DOC_BAD_ELEMENT ? S.BAD_ELEM : S.SCALAR_END;
   }
 }

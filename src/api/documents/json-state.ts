@@ -1,15 +1,18 @@
-// State of the JSON scanner (its `feed` loop is in json-scanner.ts), its end-of-document
-// and end-of-payload rules, and the positions of its errors, as serde_json reports them: 1-based line and
-// byte column (`position_of_index`), over the whole payload or relative to the start of one
-// document (errors found when Meilisearch re-reads a document's top level with RawMap).
+// The JSON scanner's fields and its cold paths (end of a document, number range, surrogate
+// escapes); the states and the hot loop are in json-scanner.ts. Error positions are serde's:
+// 1-based line and byte column (`position_of_index`), over the whole payload or relative to
+// the start of one document (errors found when Meilisearch re-reads a document with RawMap).
 import { DATA_ERROR, malformedJson } from './messages.ts';
 import type { OutputBuffer } from './out-buffer.ts';
 import * as R from './json-grammar.ts';
-import { S, numberOverflow } from './json-grammar.ts';
+import { numberOverflow } from './json-grammar.ts';
 import { Utf8Checker } from './utf8.ts';
 
 export const OBJ = 1;
 export const ARR = 2;
+export const DOC_WRITTEN = 0;
+export const DOC_BAD_ELEMENT = 1;
+export const DOC_SCALAR_END = 2;
 
 const EMPTY = Buffer.alloc(0);
 
@@ -85,7 +88,7 @@ export class JsonScannerState extends JsonPositions {
   count = 0;
   protected readonly ndjson: boolean;
   protected readonly out: OutputBuffer;
-  protected state = S.TOP;
+  protected state = 0; // S.TOP (states are json-scanner.ts's)
   protected strict = false;
   protected depth = 0;
   protected stack: Uint8Array = new Uint8Array(64);
@@ -93,7 +96,7 @@ export class JsonScannerState extends JsonPositions {
   protected docFirst = 0; // first byte of the current top-level document
   protected keyError = ''; // RawMap's error re-reading the document's top level (relative position)
   protected docError = ''; // what BAD_ELEM reports when the array ends right after the element
-  protected strState = S.STR; // the string state an escape returns to
+  protected strState = 0; // the string state an escape returns to
   protected validating = false; // the current `\u` escape must be a valid UTF-16 sequence
   protected hexCount = 0;
   protected hexAcc = 0;
@@ -110,64 +113,12 @@ export class JsonScannerState extends JsonPositions {
     this.out = out;
   }
 
-  /** The payload is complete: fails on an unfinished value. */
-  end(): void {
-    for (;;) {
-      switch (this.state) {
-        case S.TOP:
-          if (!this.ndjson) this.fail(R.EOF_VALUE, 0);
-          return;
-        case S.TOP_END:
-        case S.IGNORE_REST:
-          return;
-        case S.SCALAR_END:
-          throw malformedJson(this.format, this.docError);
-        case S.NUM_ZERO:
-        case S.NUM_INT:
-        case S.NUM_FRAC:
-        case S.NUM_EXP_DIGITS:
-          if (this.strict || this.depth === 0) this.checkNumber(0, 0);
-          this.state = this.depth > 0 ? (this.stack[this.depth - 1] === OBJ ? S.OBJ_AFTER : S.ARR_AFTER) : this.docEnd(0);
-          continue;
-        case S.NUM_MINUS:
-        case S.NUM_DOT:
-        case S.NUM_EXP:
-        case S.NUM_EXP_SIGN:
-          return this.fail(this.strict ? R.EOF_VALUE : R.INVALID_NUMBER, 0);
-        case S.BAD_ELEM_COMMA:
-          return this.fail(R.TRAILING_CHARS, 0);
-        case S.BAD_ELEM:
-        case S.TOP_ARR_FIRST:
-        case S.TOP_ARR_AFTER:
-        case S.ARR_FIRST:
-        case S.ARR_AFTER:
-          return this.fail(R.EOF_LIST, 0);
-        case S.OBJ_NEXT:
-          return this.fail(this.strict ? R.EOF_VALUE : R.EOF_OBJECT, 0);
-        case S.OBJ_FIRST:
-        case S.OBJ_COLON:
-        case S.OBJ_AFTER:
-          return this.fail(R.EOF_OBJECT, 0);
-        case S.STR:
-        case S.KEY:
-        case S.ESC:
-        case S.HEX:
-        case S.SUR_BS:
-        case S.SUR_U:
-          return this.fail(R.EOF_STRING, 0);
-        default: // VALUE, ARR_NEXT, LIT, TOP_ARR_NEXT
-          return this.fail(R.EOF_VALUE, 0);
-      }
-    }
-  }
-
-  protected startDocument(c: number, i: number, newlines: number): S {
+  protected startDocument(c: number, i: number, newlines: number): void {
     this.docFirst = c;
     this.copyStart = i;
     this.docStart = this.base + i;
     this.docLine = newlines + 1;
     this.keyError = '';
-    return S.VALUE;
   }
 
   protected grow(): Uint8Array {
@@ -177,8 +128,11 @@ export class JsonScannerState extends JsonPositions {
     return bigger;
   }
 
-  /** A top-level value ended before local index `end`: write it out, or fail as serde would. */
-  protected docEnd(end: number): S {
+  /**
+   * A top-level value ended before local index `end`: writes it out (returns DOC_WRITTEN), or
+   * fails as serde would — possibly later (DOC_BAD_ELEMENT, DOC_SCALAR_END).
+   */
+  protected finishDocument(end: number): number {
     if (!this.strict && this.bad < this.base + end) this.failUtf8(); // RawValue's UTF-8 check
     const first = this.docFirst;
     if (first === 123 && this.keyError === '') {
@@ -186,15 +140,15 @@ export class JsonScannerState extends JsonPositions {
       this.out.byte(10);
       this.copyStart = -1;
       this.count++;
-      return this.ndjson ? S.TOP : this.strict ? S.TOP_END : S.TOP_ARR_AFTER;
+      return DOC_WRITTEN;
     }
     // RawMap rejects the value (not a map, or a bad top-level key). In an array, Meilisearch's
     // array_each reports serde's end_seq error first if there is one; in a stream, a number or
     // a literal must be followed by a delimiter (peek_end_of_value).
     this.copyStart = -1;
     this.docError = this.keyError !== '' ? this.keyError : DATA_ERROR;
-    if (!this.ndjson && !this.strict) return S.BAD_ELEM;
-    if (this.ndjson && first !== 34 && first !== 91 && first !== 123) return S.SCALAR_END;
+    if (!this.ndjson && !this.strict) return DOC_BAD_ELEMENT;
+    if (this.ndjson && first !== 34 && first !== 91 && first !== 123) return DOC_SCALAR_END;
     throw malformedJson(this.format, this.docError);
   }
 
@@ -209,20 +163,23 @@ export class JsonScannerState extends JsonPositions {
     if (this.keyError === '') this.keyError = this.relativeMessage(R.OUT_OF_RANGE, local);
   }
 
-  /** A validated `\uXXXX` escape just ended before local index `i` (serde's parse_unicode_escape). */
-  protected surrogate(i: number): S {
+  /**
+   * A validated `\uXXXX` escape just ended before local index `i` (serde's parse_unicode_escape);
+   * true when it is a leading surrogate, to be followed by a trailing one.
+   */
+  protected leadingSurrogate(i: number): boolean {
     const n = this.hexAcc;
     const after = this.strict && this.bad < this.base + i;
     if (!this.hexSecond) {
       if (n >= 0xdc00 && n <= 0xdfff) this.surrogateError(R.LONE_SURROGATE, i);
-      else if (n >= 0xd800 && n <= 0xdbff) return S.SUR_BS;
+      else if (n >= 0xd800 && n <= 0xdbff) return true;
       else if (after) this.savings += 6 - (n < 0x80 ? 1 : n < 0x800 ? 2 : 3);
     } else if (n < 0xdc00 || n > 0xdfff) {
       this.surrogateError(R.LONE_SURROGATE, i);
     } else if (after) {
       this.savings += 8;
     }
-    return this.strState;
+    return false;
   }
 
   protected surrogateError(reason: string, local: number): void {

@@ -1,4 +1,5 @@
 // /tasks, /tasks/:taskUid, /tasks/cancel, DELETE /tasks, /batches, /batches/:batchUid
+import fs from 'node:fs';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../../api/errors/index.ts';
 import { enqueuedDetails } from '../../api/tasks/details.ts';
@@ -56,6 +57,27 @@ export function registerTaskRoutes(app: FastifyInstance, ctx: HttpContext): void
     return viewOf(task, scheduler.processing());
   });
 
+  app.get('/tasks/:taskUid/documents', { config: { auth: { action: 'tasks.get' } } }, async (req, reply) => {
+    if (!instance.features.get().getTaskDocumentsRoute) {
+      throw new ApiError(
+        'feature_not_enabled',
+        'Getting the documents of an enqueued task requires enabling the `get task documents route` experimental feature. See https://github.com/orgs/meilisearch/discussions/808',
+      );
+    }
+    const uid = parseTaskUid((req.params as { taskUid: string }).taskUid);
+    const task = queue.get(uid);
+    const allowed = visible(req.auth);
+    if (!task || (allowed && !allowed.has(uid))) throw new ApiError('task_not_found', `Task \`${uid}\` not found.`);
+    const file = task.status === 'enqueued' && task.kind.kind === 'documentAddition' ? instance.files.path(task.kind.contentFile) : null;
+    if (file === null || !fs.existsSync(file)) {
+      throw new ApiError(
+        'task_file_not_found',
+        `Task \`${uid}\` does not contain any documents. Only \`documentAdditionOrUpdate\` tasks with the statuses \`enqueued\` or \`processing\` contain documents`,
+      );
+    }
+    return reply.type('application/x-ndjson').send(fs.createReadStream(file));
+  });
+
   const registerTaskManagement = async (req: FastifyRequest, mode: 'cancel' | 'delete') => {
     const raw = rawQueryString(req);
     const { filter, originalQuery } = parseTasksQuery(query(req), mode, raw);
@@ -89,9 +111,10 @@ export function registerTaskRoutes(app: FastifyInstance, ctx: HttpContext): void
     };
   };
   const batchOf = (uid: number, p: Processing | null) => {
-    if (p && p.batchUid === uid) return batchView(processingBatch(p), p.progress ?? { steps: [], percentage: 0 });
     const b = queue.batch(uid);
-    return b ? batchView(b, null) : null;
+    if (b) return batchView(b, null);
+    if (p && p.batchUid === uid) return batchView(processingBatch(p), p.progress ?? { steps: [], percentage: 0 });
+    return null;
   };
 
   app.get('/batches', { config: { auth: { action: 'tasks.get' } } }, async (req) => {

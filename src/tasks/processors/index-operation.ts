@@ -23,9 +23,18 @@ export async function processIndexOperation(indexUid: string, tasks: Task[], may
     createdUuid = created.uuid;
   }
 
-  const previous = index.getMain('applied') ?? {};
+  try {
+    return await applyBatch(index, indexUid, tasks, createdUuid, ctx);
+  } catch (err) {
+    // an interrupted batch must not leave the directory of an index it was creating
+    if (createdUuid !== null) await ctx.registry.destroy(createdUuid);
+    throw err;
+  }
+}
+
+async function applyBatch(target: Index, indexUid: string, tasks: Task[], createdUuid: string | null, ctx: ProcessContext): Promise<BatchResult> {
+  const previous = target.getMain('applied') ?? {};
   const outcomes: Record<string, AppliedTask> = {};
-  const target = index;
   target.env.write(() => {
     const writer = new DocumentsWriter(target);
     for (const task of tasks) {

@@ -5,6 +5,8 @@ export interface SchedulerConfig {
   dataDir: string;
   maxBatchedTasks: number;
   maxBatchedBytes: number;
+  /** tasks.md §10: past `maxTasks` stored tasks, the oldest `deleteCount` finished ones are deleted */
+  cleanup: { maxTasks: number; deleteCount: number };
 }
 
 /** Shared control words: [0] = batch uid + 1 to interrupt (0 = none). */

@@ -9,6 +9,7 @@ import { UpdateFiles } from '../update-files.ts';
 import { nowMicros } from '../../engine/time.ts';
 import { Aborted, type ProcessContext } from '../processors/context.ts';
 import { runBatch } from './run-batch.ts';
+import { enqueueCleanup } from './cleanup.ts';
 import { CONTROL_ABORT, type FromWorker, type SchedulerConfig, type ToWorker } from './messages.ts';
 
 const config = workerData.config as SchedulerConfig;
@@ -49,6 +50,7 @@ async function loop(): Promise<void> {
     if (stopping) break;
     woken = false;
     queue.env.refresh();
+    if (queue.count() >= config.cleanup.maxTasks) enqueueCleanup(queue, config.cleanup.deleteCount);
     const plan = nextBatch({
       enqueued: queue.enqueued(),
       index: (uid) => {
