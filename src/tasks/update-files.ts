@@ -58,6 +58,12 @@ export class UpdateFiles {
     }
   }
 
+  /** The first document of a payload, or undefined when it is empty. */
+  first(uuid: string): Record<string, unknown> | undefined {
+    for (const { doc } of this.read(uuid)) return doc;
+    return undefined;
+  }
+
   /** Removes files no task refers to (left by a crash before registration). */
   removeOrphans(known: Set<string>): void {
     for (const entry of fs.readdirSync(this.dir)) if (!known.has(entry)) fs.rmSync(path.join(this.dir, entry), { force: true });

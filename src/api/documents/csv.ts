@@ -2,7 +2,7 @@
 // of the `csv` crate with its defaults): RFC 4180 quoting with `""`, CR / LF / CRLF record
 // terminators, blank lines skipped, a UTF-8 BOM stripped, every record must have as many
 // fields as the header; typed headers `name:number|boolean|string` (split on the last `:`).
-import { isAscii, isUtf8 } from 'node:buffer';
+import { isUtf8 } from 'node:buffer';
 import { malformedCsv, rustDebugString } from './messages.ts';
 import type { OutputBuffer } from './out-buffer.ts';
 import { firstInvalidUtf8 } from './utf8.ts';
@@ -13,6 +13,10 @@ const IN_FIELD = 2;
 const IN_QUOTED = 3;
 const IN_DQ = 4; // a quote inside a quoted field: `""` or the end of the quoting
 const CRLF = 5; // after a `\r` terminator: a `\n` right after belongs to it
+
+const JSON_TEXT = 0;
+const RAW_BYTES = 1; // a number written as it is in the record
+const QUOTED_BYTES = 2; // a string without anything to escape
 
 const STRING = 0;
 const NUMBER = 1;
@@ -89,11 +93,13 @@ export class CsvConverter {
   private recordLine = 1;
   private recordByte = 0;
   private headerCount = 0;
-  private names: string[] = [];
   private types: number[] = [];
-  private slots: number[] = []; // column → index of its (deduplicated) key
-  private prefixes: string[] = []; // per key: `{"name":` then `,"name":`
-  private values: string[] = [];
+  private prefixes: Buffer[] = []; // per (deduplicated) key: `{"name":` then `,"name":`
+  private slotColumn: number[] = []; // per key: the column whose value it takes
+  private kinds = new Uint8Array(0); // per column: how its JSON is written
+  private cells: string[] = []; // per column, kind JSON_TEXT: its JSON
+  private rawStarts: number[] = []; // per column, kind RAW_BYTES: the bytes of the record
+  private rawEnds: number[] = [];
 
   constructor(delimiter: number, out: OutputBuffer) {
     this.delimiter = delimiter;
@@ -126,7 +132,6 @@ export class CsvConverter {
       this.ends.push(this.recLen);
       this.emitRecord(this.base);
     }
-    this.flushPending();
   }
 
   private process(buf: Buffer): void {
@@ -222,7 +227,6 @@ export class CsvConverter {
     }
     this.state = state;
     this.base += n;
-    this.flushPending();
   }
 
   /** A record terminator at global offset `at`: ends the field and the record. */
@@ -261,7 +265,7 @@ export class CsvConverter {
         `CSV error: ${where}: found record with ${ends.length} fields, but the previous record has ${this.headerCount} fields`,
       );
     }
-    this.decode();
+    if (!isUtf8(this.rec.subarray(0, this.recLen))) this.utf8Error();
     if (record === 0) this.setHeader();
     else this.writeDocument(record);
     this.recordIndex++;
@@ -287,20 +291,12 @@ export class CsvConverter {
     throw malformedCsv(`CSV parse error: record ${this.recordIndex}: invalid utf-8`);
   }
 
-  /** Field k of the current record (set by decode()). */
-  private field(k: number): string {
-    const start = k === 0 ? 0 : this.ends[k - 1]!;
-    const end = this.ends[k]!;
-    return this.text !== null ? this.text.slice(start, end) : this.rec.toString('utf8', start, end);
+  private start(k: number): number {
+    return k === 0 ? 0 : this.ends[k - 1]!;
   }
 
-  private text: string | null = null;
-
-  /** ASCII records are decoded once, then sliced by field. */
-  private decode(): void {
-    const bytes = this.rec.subarray(0, this.recLen);
-    this.text = isAscii(bytes) ? bytes.toString('latin1') : null;
-    if (this.text === null && !isUtf8(bytes)) this.utf8Error();
+  private field(k: number): string {
+    return this.rec.toString('utf8', this.start(k), this.ends[k]!);
   }
 
   private setHeader(): void {
@@ -311,56 +307,91 @@ export class CsvConverter {
       this.types.push(type === 'number' ? NUMBER : type === 'boolean' ? BOOLEAN : STRING);
       let slot = index.get(name);
       if (slot === undefined) {
-        slot = this.names.length;
+        slot = this.prefixes.length;
         index.set(name, slot);
-        this.names.push(name);
-        this.prefixes.push((slot === 0 ? '{' : ',') + JSON.stringify(name) + ':');
+        this.prefixes.push(Buffer.from((slot === 0 ? '{' : ',') + JSON.stringify(name) + ':'));
       }
-      this.slots.push(slot);
+      this.slotColumn[slot] = k; // the last column of a name wins
     }
-    this.values = new Array<string>(this.names.length).fill('null');
+    this.cells = new Array<string>(this.headerCount).fill('');
+    this.kinds = new Uint8Array(this.headerCount);
+  }
+
+  /** JSON of cell k, checked for its type (Meilisearch's read_csv); sets kinds[k]. */
+  private cell(k: number, line: number): void {
+    const rec = this.rec;
+    let a = this.start(k);
+    let b = this.ends[k]!;
+    const type = this.types[k]!;
+    this.kinds[k] = JSON_TEXT;
+    if (type === STRING) {
+      if (a === b) return void (this.cells[k] = 'null');
+      for (let p = a; p < b; p++) {
+        const c = rec[p]!;
+        if (c === 34 || c === 92 || c < 32) return void (this.cells[k] = JSON.stringify(this.field(k)));
+      }
+      this.kinds[k] = QUOTED_BYTES;
+      return;
+    }
+    while (a < b && (rec[a] === 32 || (rec[a]! >= 9 && rec[a]! <= 13))) a++;
+    while (b > a && (rec[b - 1] === 32 || (rec[b - 1]! >= 9 && rec[b - 1]! <= 13))) b--;
+    if (a === b) return void (this.cells[k] = 'null');
+    if (type === NUMBER && plainNumber(rec, a, b)) {
+      this.kinds[k] = RAW_BYTES;
+      this.rawEnds[k] = b;
+      this.rawStarts[k] = a;
+      return;
+    }
+    const raw = this.field(k);
+    const trimmed = rustTrim(raw);
+    if (trimmed === '') return void (this.cells[k] = 'null');
+    if (type === NUMBER) {
+      const number = csvNumberJson(trimmed);
+      if (number === undefined) throw malformedCsv(`Error parsing number ${rustDebugString(raw)} at line ${line}: invalid float literal`);
+      this.cells[k] = number;
+    } else if (trimmed === 'true' || trimmed === 'false') {
+      this.cells[k] = trimmed;
+    } else {
+      throw malformedCsv(`Error parsing boolean ${rustDebugString(raw)} at line ${line}: provided string was not \`true\` or \`false\``);
+    }
   }
 
   private writeDocument(line: number): void {
-    const values = this.values;
-    for (let k = 0; k < this.headerCount; k++) {
-      const raw = this.field(k);
-      const type = this.types[k]!;
-      let json: string;
-      if (type === STRING) {
-        json = raw === '' ? 'null' : JSON.stringify(raw);
+    for (let k = 0; k < this.headerCount; k++) this.cell(k, line);
+    const out = this.out;
+    const rec = this.rec;
+    for (let s = 0; s < this.prefixes.length; s++) {
+      const prefix = this.prefixes[s]!;
+      out.copy(prefix, 0, prefix.length);
+      const k = this.slotColumn[s]!;
+      const kind = this.kinds[k];
+      if (kind === RAW_BYTES) {
+        out.copy(rec, this.rawStarts[k]!, this.rawEnds[k]!);
+      } else if (kind === QUOTED_BYTES) {
+        out.byte(34);
+        out.copy(rec, this.start(k), this.ends[k]!);
+        out.byte(34);
       } else {
-        const trimmed = rustTrim(raw);
-        if (trimmed === '') {
-          json = 'null';
-        } else if (type === NUMBER) {
-          const number = csvNumberJson(trimmed);
-          if (number === undefined) {
-            throw malformedCsv(`Error parsing number ${rustDebugString(raw)} at line ${line}: invalid float literal`);
-          }
-          json = number;
-        } else if (trimmed === 'true' || trimmed === 'false') {
-          json = trimmed;
-        } else {
-          throw malformedCsv(
-            `Error parsing boolean ${rustDebugString(raw)} at line ${line}: provided string was not \`true\` or \`false\``,
-          );
-        }
+        out.text(this.cells[k]!);
       }
-      values[this.slots[k]!] = json;
     }
-    let doc = '';
-    for (let s = 0; s < values.length; s++) doc += this.prefixes[s] + values[s]!;
-    this.pending += values.length === 0 ? '{}\n' : doc + '}\n';
-    if (this.pending.length > 1 << 16) this.flushPending();
+    out.byte(125);
+    out.byte(10);
     this.count++;
   }
+}
 
-  private pending = '';
-
-  private flushPending(): void {
-    if (this.pending === '') return;
-    this.out.text(this.pending);
-    this.pending = '';
-  }
+/** A JSON number whose text is also serde's (short integer) or denotes the same f64 (decimal). */
+function plainNumber(rec: Buffer, a: number, b: number): boolean {
+  let i = a;
+  if (rec[i] === 45) i++;
+  const digits = i;
+  while (i < b && rec[i]! >= 48 && rec[i]! <= 57) i++;
+  const length = i - digits;
+  if (length === 0 || (length > 1 && rec[digits] === 48)) return false;
+  if (i === b) return length <= 15 && !(digits > a && length === 1 && rec[digits] === 48); // not "-0"
+  if (rec[i] !== 46 || b - a >= 300) return false;
+  const fraction = ++i;
+  while (i < b && rec[i]! >= 48 && rec[i]! <= 57) i++;
+  return i === b && i > fraction;
 }

@@ -105,7 +105,7 @@ export class JsonScannerState extends JsonPositions {
   protected savings = 0; // strict: bytes saved by escapes after an invalid UTF-8 byte (serde's column shift)
   protected lit = '';
   protected litIndex = 0;
-  protected numPrefix = ''; // strict: the part of a number read in previous chunks
+  protected numPrefix = ''; // the part read in previous chunks of a number whose range is checked
 
   constructor(format: 'json' | 'ndjson', out: OutputBuffer) {
     super(format);

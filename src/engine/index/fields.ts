@@ -2,31 +2,46 @@
 // the selection of fields for output.
 
 /** Every field path of a document, parents included: {a:{b:1}} → a, a.b. Arrays of objects are walked. */
-export function fieldPaths(doc: Record<string, unknown>): Iterable<string> {
+export function fieldPaths(doc: Record<string, unknown>): readonly string[] {
   const keys = Object.keys(doc);
   for (const k of keys) {
     const v = doc[k];
-    if (v !== null && typeof v === 'object') return collectPaths(doc, new Set(), '');
+    if ((v !== null && typeof v === 'object') || k.includes('.')) {
+      const walk = { out: [] as string[], mayRepeat: false };
+      collectPaths(doc, walk, '');
+      // a path can only repeat through arrays of objects or literal dotted keys ({"a.b":1,"a":{"b":2}})
+      return walk.mayRepeat ? [...new Set(walk.out)] : walk.out;
+    }
   }
   return keys;
 }
 
-function collectPaths(doc: Record<string, unknown>, out: Set<string>, prefix: string): Set<string> {
-  for (const key of Object.keys(doc)) {
-    const path = prefix === '' ? key : `${prefix}.${key}`;
-    out.add(path);
-    collectNested(doc[key], path, out);
-  }
-  return out;
+interface Walk {
+  out: string[];
+  mayRepeat: boolean;
 }
 
-function collectNested(value: unknown, path: string, out: Set<string>): void {
+function collectPaths(doc: Record<string, unknown>, walk: Walk, prefix: string): void {
+  for (const key of Object.keys(doc)) {
+    if (key.includes('.')) walk.mayRepeat = true;
+    const path = prefix === '' ? key : `${prefix}.${key}`;
+    walk.out.push(path);
+    collectNested(doc[key], path, walk);
+  }
+}
+
+function collectNested(value: unknown, path: string, walk: Walk): void {
   if (value === null || typeof value !== 'object') return;
   if (Array.isArray(value)) {
-    for (const item of value) collectNested(item, path, out);
+    for (const item of value) {
+      if (item !== null && typeof item === 'object') {
+        walk.mayRepeat = true;
+        collectNested(item, path, walk);
+      }
+    }
     return;
   }
-  collectPaths(value as Record<string, unknown>, out, path);
+  collectPaths(value as Record<string, unknown>, walk, path);
 }
 
 /**
@@ -55,7 +70,7 @@ function orderedKeys(doc: Record<string, unknown>, order: readonly string[]): st
 function pick(value: unknown, path: string, fields: readonly string[]): unknown {
   let descend = false;
   for (const f of fields) {
-    if (f === path || f === '*' || path.startsWith(f + '.')) return value;
+    if (f === path || f === '*') return value;
     if (f.startsWith(path + '.')) descend = true;
   }
   if (!descend || value === null || typeof value !== 'object') return undefined;

@@ -105,23 +105,35 @@ export class DocumentsWriter {
    * `json` is the document's compact JSON text when the caller has it (stored as is).
    */
   addDocument(doc: Record<string, unknown>, primaryKey: string, opts: AddOptions, json?: Uint8Array): boolean {
-    const extId = documentId(doc, primaryKey);
-    const { externalIds } = this.index;
-    const existing = this.#emptyAtStart ? this.#knownIds.get(extId) : externalIds.get(extId);
+    return this.#put(documentId(doc, primaryKey), opts, json, fieldPaths(doc), doc);
+  }
+
+  /** Adds or updates a document already parsed by an extractor (id, JSON text, field paths). */
+  addExtracted(id: string, json: Uint8Array, paths: readonly string[], opts: AddOptions): boolean {
+    return this.#put(id, opts, json, paths, undefined);
+  }
+
+  #put(extId: string, opts: AddOptions, json: Uint8Array | undefined, paths: readonly string[], parsed: Record<string, unknown> | undefined): boolean {
+    const existing = this.#emptyAtStart ? this.#knownIds.get(extId) : this.index.externalIds.get(extId);
     if (existing === undefined) {
       if (opts.skipCreation) return false;
       const id = this.#allocate();
-      externalIds.put(extId, id);
+      this.index.externalIds.put(extId, id);
       if (this.#emptyAtStart) {
         this.#knownIds.set(extId, id);
         this.#addedIds.push(extId);
       }
-      this.#store(id, doc, json);
+      this.#storeRaw(id, json ?? Buffer.from(JSON.stringify(parsed)), paths);
       return true;
     }
     const old = this.#forget(existing);
-    const next = opts.method === 'update' && old ? { ...old, ...doc } : doc;
-    this.#store(existing, next, next === doc ? json : undefined);
+    if (opts.method === 'update' && old) {
+      const doc = parsed ?? (JSON.parse(Buffer.from(json!).toString('utf8')) as Record<string, unknown>);
+      const merged = { ...old, ...doc };
+      this.#storeRaw(existing, Buffer.from(JSON.stringify(merged)), fieldPaths(merged));
+    } else {
+      this.#storeRaw(existing, json ?? Buffer.from(JSON.stringify(parsed)), paths);
+    }
     return true;
   }
 
@@ -190,9 +202,9 @@ export class DocumentsWriter {
     return id;
   }
 
-  #store(id: number, doc: Record<string, unknown>, json?: Uint8Array): void {
+  #storeRaw(id: number, bytes: Uint8Array, paths: readonly string[]): void {
     const s = this.#s;
-    for (const path of fieldPaths(doc)) {
+    for (const path of paths) {
       s.distribution.set(path, (s.distribution.get(path) ?? 0) + 1);
       if (!this.#fieldSet.has(path)) {
         if (this.#fieldSet.size >= MAX_FIELDS) {
@@ -202,7 +214,6 @@ export class DocumentsWriter {
         s.fieldsOrder.push(path);
       }
     }
-    const bytes = json ?? Buffer.from(JSON.stringify(doc));
     s.documentBytes += bytes.length;
     this.index.documents.put(id, bytes);
   }

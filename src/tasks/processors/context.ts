@@ -1,5 +1,6 @@
 // What a batch processor receives and returns.
 import type { IndexRegistry } from '../index-registry.ts';
+import type { Extractor } from '../../engine/indexing/extract/extractor.ts';
 import type { TaskQueue } from '../queue.ts';
 import type { Task } from '../types.ts';
 import type { UpdateFiles } from '../update-files.ts';
@@ -8,6 +9,8 @@ import { failedDetails } from '../details.ts';
 
 export interface ProcessContext {
   queue: TaskQueue;
+  /** parses payload files on another thread */
+  extractor: Extractor;
   registry: IndexRegistry;
   files: UpdateFiles;
   batchUid: number;

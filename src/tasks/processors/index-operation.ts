@@ -2,12 +2,13 @@
 // task order inside one index write transaction; each task runs in a child transaction so a
 // failing task leaves no trace while the others of the batch succeed.
 import { DocumentsWriter } from '../../engine/indexing/documents.ts';
+import { ExtractionStopped } from '../../engine/indexing/extract/extractor.ts';
 import type { Index } from '../../engine/index/index.ts';
 import type { AppliedTask } from '../../engine/index/layout.ts';
 import type { Task, TaskKind } from '../types.ts';
 import { Aborted, failed, indexNotFound, succeeded, type BatchResult, type ProcessContext } from './context.ts';
 
-const ABORT_CHECK_EVERY = 1024;
+const PROGRESS_EVERY = 4096;
 
 /** Processes a batch of document operations on `indexUid` (tasks in uid order). */
 export async function processIndexOperation(indexUid: string, tasks: Task[], mayCreate: boolean, ctx: ProcessContext): Promise<BatchResult> {
@@ -94,20 +95,23 @@ function addDocuments(
   kind: Extract<TaskKind, { kind: 'documentAddition' }>,
   ctx: ProcessContext,
 ): Record<string, unknown> {
-  let pk: string | null = null;
+  // the primary key is settled before extraction starts (inference needs the first document only)
+  const first = writer.primaryKey === null && kind.primaryKey === null ? ctx.files.first(kind.contentFile) : undefined;
+  const pk = writer.resolvePrimaryKey(kind.primaryKey, first);
   let indexed = 0;
-  let seen = 0;
-  const opts = { method: kind.method, primaryKey: kind.primaryKey, skipCreation: kind.skipCreation };
-  for (const { doc, json } of ctx.files.read(kind.contentFile)) {
-    if (pk === null) pk = writer.resolvePrimaryKey(kind.primaryKey, doc);
-    if (writer.addDocument(doc, pk!, opts, json)) indexed++;
-    if (++seen % ABORT_CHECK_EVERY === 0) {
-      if (ctx.shouldAbort()) throw new Aborted();
-      ctx.progress('indexing documents', seen, kind.documentsCount);
+  if (pk !== null && kind.documentsCount > 0) {
+    const opts = { method: kind.method, primaryKey: kind.primaryKey, skipCreation: kind.skipCreation };
+    let seen = 0;
+    try {
+      for (const { id, json, paths } of ctx.extractor.documents(ctx.files.path(kind.contentFile), pk, ctx.shouldAbort)) {
+        if (writer.addExtracted(id, json, paths, opts)) indexed++;
+        if (++seen % PROGRESS_EVERY === 0) ctx.progress('indexing documents', seen, kind.documentsCount);
+      }
+    } catch (err) {
+      if (err instanceof ExtractionStopped) throw new Aborted();
+      throw err;
     }
   }
-  // An empty payload with a primaryKey parameter still sets the key (documents.md §2.5.3).
-  if (pk === null) writer.resolvePrimaryKey(kind.primaryKey, undefined);
   return { ...task.details, receivedDocuments: kind.documentsCount, indexedDocuments: indexed };
 }
 

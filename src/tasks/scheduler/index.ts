@@ -38,7 +38,7 @@ export class Scheduler extends EventEmitter {
     if (!this.#opts.enabled) return;
     const entry = new URL('./worker.ts', import.meta.url).href;
     const { enabled: _enabled, log: _log, ...config } = this.#opts;
-    const worker = new Worker(new URL('./worker-boot.mjs', import.meta.url), {
+    const worker = new Worker(new URL('../../engine/threads/worker-boot.mjs', import.meta.url), {
       workerData: { entry, config: config satisfies SchedulerConfig, control: this.#control.buffer },
     });
     this.#worker = worker;

@@ -6,6 +6,7 @@ import { nextBatch } from '../autobatcher.ts';
 import { IndexRegistry } from '../index-registry.ts';
 import { TaskQueue } from '../queue.ts';
 import { UpdateFiles } from '../update-files.ts';
+import { Extractor } from '../../engine/indexing/extract/extractor.ts';
 import { nowMicros } from '../../engine/time.ts';
 import { Aborted, type ProcessContext } from '../processors/context.ts';
 import { runBatch } from './run-batch.ts';
@@ -20,6 +21,7 @@ const post = (m: FromWorker) => port.postMessage(m);
 const queue = TaskQueue.open(path.join(config.dataDir, 'tasks'));
 const registry = new IndexRegistry(path.join(config.dataDir, 'indexes'), queue);
 const files = new UpdateFiles(path.join(config.dataDir, 'update_files'));
+const extractor = Extractor.start();
 
 let wakeUp: (() => void) | null = null;
 let woken = true;
@@ -69,6 +71,7 @@ async function loop(): Promise<void> {
     let lastProgress = 0;
     const ctx: ProcessContext = {
       queue,
+      extractor,
       registry,
       files,
       batchUid,
@@ -96,6 +99,7 @@ async function loop(): Promise<void> {
       woken = false;
     }
   }
+  await extractor.close();
   await registry.closeAll();
   await queue.close();
   post({ type: 'stopped' });

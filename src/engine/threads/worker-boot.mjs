@@ -1,4 +1,4 @@
-// Entry of the scheduler worker thread: worker threads do not inherit the TypeScript loader
+// Entry of every worker thread of ours: worker threads do not inherit the TypeScript loader
 // of the main thread, so register it here before importing the TypeScript entry.
 import { workerData } from 'node:worker_threads';
 

@@ -1,0 +1,270 @@
+// Builds the minimal acyclic automaton of a sorted word list (Daciuk et al., incremental
+// construction from sorted input: each finished suffix state is replaced by an equal registered
+// state when there is one) and serialises it into the flat layout of word-set.ts.
+
+import { ensureCapacity, encodeInto } from './utf8.ts';
+import {
+  COUNT_ESCAPE,
+  FINAL,
+  HEADER_SIZE,
+  MAGIC,
+  NEXT0,
+  VERSION,
+  nodeSize,
+  writeAddr,
+  writeU32,
+} from './layout.ts';
+
+/** Registered (frozen) states and their transitions, in growable typed arrays. */
+class Registry {
+  count = 0;
+  final = new Uint8Array(1024);
+  start = new Int32Array(1024);
+  n = new Uint16Array(1024);
+  hash = new Int32Array(1024);
+  transCount = 0;
+  label = new Uint8Array(4096);
+  target = new Int32Array(4096);
+  table = new Int32Array(2048); // open addressing: state id + 1, 0 = empty
+  mask = 2047;
+
+  /** The id of the registered state equal to the given one, registering it when new. */
+  intern(final: number, labels: Uint8Array, targets: Int32Array, off: number, n: number): number {
+    let h = final ? 0x2f6b3c1d : 0x6d2b79f5;
+    for (let i = 0; i < n; i++) {
+      h = Math.imul(h ^ labels[off + i]!, 0x01000193);
+      h = Math.imul(h ^ targets[off + i]!, 0x5bd1e995);
+      h ^= h >>> 15;
+    }
+    let slot = h & this.mask;
+    for (;;) {
+      const e = this.table[slot]!;
+      if (e === 0) break;
+      const id = e - 1;
+      if (this.hash[id] === h && this.equals(id, final, labels, targets, off, n)) return id;
+      slot = (slot + 1) & this.mask;
+    }
+    const id = this.add(final, labels, targets, off, n, h);
+    this.table[slot] = id + 1;
+    if (this.count * 2 > this.mask) this.rehash();
+    return id;
+  }
+
+  private equals(
+    id: number,
+    final: number,
+    labels: Uint8Array,
+    targets: Int32Array,
+    off: number,
+    n: number,
+  ): boolean {
+    if (this.final[id] !== final || this.n[id] !== n) return false;
+    const s = this.start[id]!;
+    for (let i = 0; i < n; i++) {
+      if (this.label[s + i] !== labels[off + i] || this.target[s + i] !== targets[off + i]) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private add(
+    final: number,
+    labels: Uint8Array,
+    targets: Int32Array,
+    off: number,
+    n: number,
+    h: number,
+  ): number {
+    const id = this.count++;
+    if (id >= this.final.length) {
+      const size = this.final.length * 2;
+      this.final = grow(this.final, size);
+      this.start = grow(this.start, size);
+      this.n = grow(this.n, size);
+      this.hash = grow(this.hash, size);
+    }
+    if (this.transCount + n > this.label.length) {
+      let size = this.label.length * 2;
+      while (size < this.transCount + n) size *= 2;
+      this.label = grow(this.label, size);
+      this.target = grow(this.target, size);
+    }
+    this.final[id] = final;
+    this.start[id] = this.transCount;
+    this.n[id] = n;
+    this.hash[id] = h;
+    this.label.set(labels.subarray(off, off + n), this.transCount);
+    this.target.set(targets.subarray(off, off + n), this.transCount);
+    this.transCount += n;
+    return id;
+  }
+
+  private rehash(): void {
+    const size = this.table.length * 2;
+    this.table = new Int32Array(size);
+    this.mask = size - 1;
+    for (let id = 0; id < this.count; id++) {
+      let slot = this.hash[id]! & this.mask;
+      while (this.table[slot] !== 0) slot = (slot + 1) & this.mask;
+      this.table[slot] = id + 1;
+    }
+  }
+}
+
+function grow<T extends Uint8Array | Uint16Array | Int32Array>(a: T, size: number): T {
+  const b = new (a.constructor as new (n: number) => T)(size);
+  b.set(a);
+  return b;
+}
+
+/** Builds the serialised automaton. Words must be sorted by UTF-8 bytes; repeats are skipped. */
+export function buildBytes(words: Iterable<string>): Uint8Array {
+  const reg = new Registry();
+  // The pending (not yet registered) path: one state per byte depth, 256 transition slots each.
+  let depthCap = 32;
+  let pFinal = new Uint8Array(depthCap + 1);
+  let pN = new Int32Array(depthCap + 1);
+  let pLab = new Uint8Array((depthCap + 1) * 256);
+  let pTgt = new Int32Array((depthCap + 1) * 256);
+  let cur = new Uint8Array(64);
+  let prev = new Uint8Array(64);
+  let prevLen = 0;
+  let first = true;
+  let size = 0;
+  let maxLen = 0;
+
+  const freeze = (d: number): void => {
+    const id = reg.intern(pFinal[d]!, pLab, pTgt, d * 256, pN[d]!);
+    pTgt[(d - 1) * 256 + pN[d - 1]! - 1] = id;
+  };
+
+  for (const word of words) {
+    let len = encodeInto(word, cur);
+    if (len < 0) {
+      cur = ensureCapacity(cur, word.length * 3);
+      len = encodeInto(word, cur);
+    }
+    let c = 0;
+    const m = Math.min(len, prevLen);
+    while (c < m && cur[c] === prev[c]) c++;
+    if (!first) {
+      if (c === len && c === prevLen) continue; // repeated word
+      if (c === len || (c < prevLen && cur[c]! < prev[c]!)) {
+        throw new RangeError(`word set: words are not sorted by UTF-8 bytes at ${JSON.stringify(word)}`);
+      }
+    }
+    if (len > depthCap) {
+      while (depthCap < len) depthCap *= 2;
+      pFinal = grow(pFinal, depthCap + 1);
+      pN = grow(pN, depthCap + 1);
+      pLab = grow(pLab, (depthCap + 1) * 256);
+      pTgt = grow(pTgt, (depthCap + 1) * 256);
+    }
+    for (let d = prevLen; d > c; d--) freeze(d);
+    for (let d = c; d < len; d++) {
+      pLab[d * 256 + pN[d]!] = cur[d]!;
+      pN[d] = pN[d]! + 1;
+      pN[d + 1] = 0;
+      pFinal[d + 1] = 0;
+    }
+    pFinal[len] = 1;
+    const t = prev;
+    prev = cur;
+    cur = t;
+    prevLen = len;
+    first = false;
+    size++;
+    if (len > maxLen) maxLen = len;
+  }
+  for (let d = prevLen; d > 0; d--) freeze(d);
+  const root = reg.intern(pFinal[0]!, pLab, pTgt, 0, pN[0]!);
+  return serialise(reg, root, size, maxLen);
+}
+
+/**
+ * Lays the states out in depth-first pre-order from the root, in label order, so that
+ * enumeration reads forward; a state whose first child is laid out right after it does not
+ * store that child's address. The address width is the smallest that fits the total.
+ */
+function serialise(reg: Registry, root: number, size: number, maxLen: number): Uint8Array {
+  const count = reg.count;
+  const order = new Int32Array(count);
+  const next0 = new Uint8Array(count);
+  const emitted = new Uint8Array(count);
+  const stackNode = new Int32Array(maxLen + 2);
+  const stackIdx = new Int32Array(maxLen + 2);
+  let k = 0;
+  const emit = (v: number): void => {
+    emitted[v] = 1;
+    order[k++] = v;
+    next0[v] = reg.n[v]! > 0 && !emitted[reg.target[reg.start[v]!]!] ? 1 : 0;
+  };
+  emit(root);
+  let sp = 0;
+  stackNode[0] = root;
+  stackIdx[0] = 0;
+  while (sp >= 0) {
+    const v = stackNode[sp]!;
+    const i = stackIdx[sp]!;
+    if (i < reg.n[v]!) {
+      stackIdx[sp] = i + 1;
+      const c = reg.target[reg.start[v]! + i]!;
+      if (!emitted[c]) {
+        emit(c);
+        sp++;
+        stackNode[sp] = c;
+        stackIdx[sp] = 0;
+      }
+    } else {
+      sp--;
+    }
+  }
+  if (k !== count) throw new Error('word set: unreachable states'); // cannot happen
+
+  let width = 1;
+  let total = 0;
+  for (; width <= 4; width++) {
+    total = HEADER_SIZE;
+    for (let j = 0; j < count; j++) {
+      const v = order[j]!;
+      total += nodeSize(reg.n[v]!, next0[v] === 1, width);
+    }
+    if (width === 4 || total <= 2 ** (8 * width)) break;
+  }
+  const addr = new Int32Array(count);
+  let a = HEADER_SIZE;
+  for (let j = 0; j < count; j++) {
+    const v = order[j]!;
+    addr[v] = a;
+    a += nodeSize(reg.n[v]!, next0[v] === 1, width);
+  }
+
+  const out = new Uint8Array(total);
+  out.set(MAGIC, 0);
+  out[4] = VERSION;
+  out[5] = width;
+  writeU32(out, 8, size);
+  writeU32(out, 12, addr[root]!);
+  writeU32(out, 16, total);
+  writeU32(out, 20, maxLen);
+  for (let j = 0; j < count; j++) {
+    const v = order[j]!;
+    const n = reg.n[v]!;
+    const s = reg.start[v]!;
+    const nx = next0[v] === 1;
+    let p = addr[v]!;
+    if (n >= COUNT_ESCAPE) {
+      out[p++] = (reg.final[v] ? FINAL : 0) | (nx ? NEXT0 : 0) | COUNT_ESCAPE;
+      out[p++] = n - COUNT_ESCAPE;
+    } else {
+      out[p++] = (reg.final[v] ? FINAL : 0) | (nx ? NEXT0 : 0) | n;
+    }
+    for (let i = 0; i < n; i++) out[p++] = reg.label[s + i]!;
+    for (let i = nx ? 1 : 0; i < n; i++) {
+      writeAddr(out, p, addr[reg.target[s + i]!]!, width);
+      p += width;
+    }
+  }
+  return out;
+}
