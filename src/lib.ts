@@ -5,6 +5,7 @@ import os from 'node:os';
 import { parseCli, type Options } from './cli/index.ts';
 import { buildApp } from './http/app.ts';
 import { Instance } from './instance/index.ts';
+import { instanceOptions } from './server.ts';
 
 export interface MuninnOptions {
   /** data directory (default `./data.ms`) */
@@ -38,13 +39,7 @@ export class Muninn {
     const parsed = parseCli({ argv, env: {}, cwd: process.cwd(), totalMemory: os.totalmem(), cpuCount: os.cpus().length });
     if (parsed.kind === 'exit') throw new Error(parsed.stderr.trim());
     const options: Options = parsed.options;
-    const instance = await Instance.open({
-      dbPath: options.dbPath,
-      masterKey: options.masterKey,
-      maxBatchedTasks: options.experimentalMaxNumberOfBatchedTasks,
-      maxBatchedBytes: options.experimentalLimitBatchedTasksTotalSize,
-      payloadSizeLimit: options.httpPayloadSizeLimit,
-    });
+    const instance = await Instance.open(instanceOptions(options));
     const app = await buildApp({ instance, payloadSizeLimit: options.httpPayloadSizeLimit });
     return new Muninn(instance, app, options.masterKey);
   }

@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { splitHttpAddr, type Options } from './cli/index.ts';
 import { buildApp } from './http/app.ts';
-import { Instance } from './instance/index.ts';
+import { Instance, type InstanceOptions } from './instance/index.ts';
 
 export interface RunningServer {
   instance: Instance;
@@ -14,9 +14,9 @@ export interface RunningServer {
 
 const LOG_LEVELS: Record<string, string> = { OFF: 'off', ERROR: 'error', WARN: 'warn', INFO: 'info', DEBUG: 'debug', TRACE: 'trace' };
 
-/** Opens the data directory and serves the HTTP API on `options.httpAddr`. */
-export async function startServer(options: Options, log: (level: 'error' | 'warn' | 'info', message: string) => void): Promise<RunningServer> {
-  const instance = await Instance.open({
+/** The instance settings that the launch options decide. */
+export function instanceOptions(options: Options, log?: InstanceOptions['log']): InstanceOptions {
+  return {
     dbPath: options.dbPath,
     masterKey: options.masterKey,
     maxBatchedTasks: options.experimentalMaxNumberOfBatchedTasks,
@@ -29,8 +29,13 @@ export async function startServer(options: Options, log: (level: 'error' | 'warn
       containsFilter: options.experimentalContainsFilter,
     },
     defaultFeatures: { legacySearch: options.experimentalLegacySearchDefault },
-    log,
-  });
+    ...(log ? { log } : {}),
+  };
+}
+
+/** Opens the data directory and serves the HTTP API on `options.httpAddr`. */
+export async function startServer(options: Options, log: (level: 'error' | 'warn' | 'info', message: string) => void): Promise<RunningServer> {
+  const instance = await Instance.open(instanceOptions(options, log));
   try {
     const logLevel = LOG_LEVELS[String(options.logLevel).toUpperCase()] ?? 'info';
     const app = await buildApp({ instance, payloadSizeLimit: options.httpPayloadSizeLimit, logLevel: logLevel === 'info' ? 'warn' : logLevel });

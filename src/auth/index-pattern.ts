@@ -1,13 +1,7 @@
 // Index uid patterns of API keys and tenant tokens: `*`, an exact index uid, or a prefix ending with `*`.
+import { isValidIndexUid } from '../api/indexes/uid.ts';
 
-const INDEX_UID_RE = /^[A-Za-z0-9_-]+$/;
-const MAX_INDEX_UID_BYTES = 512;
-
-/** Meilisearch's index uid rule: ASCII alphanumerics, `-`, `_`, 1 to 512 bytes. */
-export function isValidIndexUid(uid: string): boolean {
-  // ASCII-only, so the byte length is the string length
-  return uid.length > 0 && uid.length <= MAX_INDEX_UID_BYTES && INDEX_UID_RE.test(uid);
-}
+export { isValidIndexUid };
 
 /** `*`, a valid index uid, or a valid index uid followed by one `*`. */
 export function isValidIndexUidPattern(pattern: string): boolean {

@@ -40,7 +40,6 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     logger: opts.logLevel && opts.logLevel !== 'off' ? { level: opts.logLevel } : false,
     bodyLimit: opts.payloadSizeLimit,
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 4096 },
-    disableRequestLogging: true,
   });
   const ctx: HttpContext = {
     instance: opts.instance,

@@ -1,6 +1,7 @@
 // Query parameters of GET /tasks, GET /batches, POST /tasks/cancel and DELETE /tasks (tasks.md §5, §8, §9)
 // with Meilisearch's (deserr) messages. Parameters are read in query-string order; the first error wins.
 import { ApiError, type ErrorCode } from '../errors/index.ts';
+import { isValidIndexUid } from '../indexes/uid.ts';
 import { checkParams, paramError, queryBoolean, type RawQuery } from '../validate/index.ts';
 import { TASK_STATUSES, TASK_TYPES, type Page, type TaskFilter, type TaskStatus, type TaskType } from '../../tasks/types.ts';
 import { parseFilterDate, TASK_DATE_PARAMS, type TaskDateParam } from '../format/time.ts';
@@ -123,9 +124,7 @@ export function parseBatchUid(raw: string): number {
 }
 
 /** Index uid rule of indexes.md §2: ASCII alphanumerics, `-`, `_`, 1 to 400 bytes. */
-export function isValidIndexUid(uid: string): boolean {
-  return uid.length > 0 && uid.length <= 400 && /^[A-Za-z0-9_-]+$/.test(uid);
-}
+export { isValidIndexUid };
 
 /** Rust's `u32::from_str`: optional `+`, ASCII digits, at most 4294967295. */
 function u32OrNull(raw: string): number | null {

@@ -127,8 +127,8 @@ export function buildBytes(words: Iterable<string>): Uint8Array {
   let pN = new Int32Array(depthCap + 1);
   let pLab = new Uint8Array((depthCap + 1) * 256);
   let pTgt = new Int32Array((depthCap + 1) * 256);
-  let cur = new Uint8Array(64);
-  let prev = new Uint8Array(64);
+  let cur: Uint8Array = new Uint8Array(64);
+  let prev: Uint8Array = new Uint8Array(64);
   let prevLen = 0;
   let first = true;
   let size = 0;

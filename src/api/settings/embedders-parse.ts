@@ -1,0 +1,188 @@
+// `embedders` in a settings body: deserialization (deserr paths, relative to where the map sits)
+// and the synchronous checks of milli's `validate_embedding_settings` (paths always
+// `.embedders.<name>`, no "Invalid value" prefix). Checks needing the stored configuration
+// (mandatory fields after a merge, binary quantization, counts) are in embedders.ts.
+import { ApiError } from '../errors/index.ts';
+import {
+  EMBEDDER_FIELDS, EMBEDDER_SOURCES, NESTED_EMBEDDER_FIELDS, POOLINGS, SOURCES_FOR_FIELD,
+  checkOpenAiModel, unavailableField, urlParseError,
+  type EmbedderField, type EmbedderSource,
+} from './embedder-fields.ts';
+import {
+  at, bool, isObj, missingField, num, obj, oneOf, sortedMap, str, uint, unknownField, valueError, type Obj,
+} from './deserr.ts';
+import type { EmbedderPatch, SettingsFeatures } from './types.ts';
+
+const CODE = 'invalid_settings_embedders';
+
+/** Reads the `embedders` map (not null); `path` is `.embedders`, or `` on the sub-route. */
+export function parseEmbedders(value: unknown, path: string): Record<string, EmbedderPatch | null> {
+  const map = obj(value, path, CODE);
+  const out: Record<string, EmbedderPatch | null> = {};
+  for (const name of Object.keys(map)) {
+    const v = map[name];
+    out[name] = v === null ? null : parseEmbedder(v, at(path, name), EMBEDDER_FIELDS);
+  }
+  return sortedMap(out);
+}
+
+function parseEmbedder(value: unknown, path: string, known: readonly EmbedderField[]): EmbedderPatch {
+  const o = obj(value, path, CODE);
+  const out: EmbedderPatch = {};
+  for (const [key, v] of Object.entries(o)) {
+    if (!(known as readonly string[]).includes(key)) throw unknownField(key, known, CODE);
+    out[key] = v === null ? null : parseField(key as EmbedderField, v, at(path, key));
+  }
+  return out;
+}
+
+function parseField(field: EmbedderField, v: unknown, path: string): unknown {
+  switch (field) {
+    case 'source':
+      return oneOf(v, path, EMBEDDER_SOURCES, CODE);
+    case 'pooling':
+      return oneOf(v, path, POOLINGS, CODE);
+    case 'model':
+    case 'revision':
+    case 'apiKey':
+    case 'documentTemplate':
+    case 'url':
+      return str(v, path, CODE);
+    case 'dimensions':
+    case 'documentTemplateMaxBytes':
+      return uint(v, path, CODE);
+    case 'binaryQuantized':
+      return bool(v, path, CODE);
+    case 'request':
+    case 'response':
+      return v;
+    case 'headers': {
+      const h = obj(v, path, CODE);
+      const out: Record<string, string> = {};
+      for (const [k, hv] of Object.entries(h)) out[k] = str(hv, at(path, k), CODE);
+      return sortedMap(out);
+    }
+    case 'indexingFragments':
+    case 'searchFragments':
+      return parseFragments(v, path);
+    case 'searchEmbedder':
+    case 'indexingEmbedder':
+      return parseEmbedder(v, path, NESTED_EMBEDDER_FIELDS);
+    case 'distribution':
+      return parseDistribution(v, path);
+  }
+}
+
+function parseFragments(v: unknown, path: string): Record<string, { value: unknown } | null> {
+  const o = obj(v, path, CODE);
+  const out: Record<string, { value: unknown } | null> = {};
+  for (const [name, f] of Object.entries(o)) {
+    if (f === null) {
+      out[name] = null;
+      continue;
+    }
+    const fo = obj(f, at(path, name), CODE);
+    for (const k of Object.keys(fo)) if (k !== 'value') throw unknownField(k, ['value'], CODE);
+    if (!('value' in fo)) throw missingField('value', CODE);
+    out[name] = { value: fo.value };
+  }
+  return sortedMap(out);
+}
+
+function parseDistribution(v: unknown, path: string): { mean: number; sigma: number } {
+  const o = obj(v, path, CODE);
+  const known = ['mean', 'sigma'];
+  const read: Partial<Record<'mean' | 'sigma', number>> = {};
+  for (const [k, fv] of Object.entries(o)) {
+    if (!known.includes(k)) throw unknownField(k, known, CODE);
+    read[k as 'mean' | 'sigma'] = num(fv, at(path, k), CODE);
+  }
+  if (read.mean === undefined) throw missingField('mean', CODE);
+  if (read.sigma === undefined) throw missingField('sigma', CODE);
+  if (read.mean < 0 || read.mean > 1) {
+    throw valueError(path, `the distribution mean must be in the range [0, 1], got ${read.mean}`, CODE);
+  }
+  if (read.sigma <= 0 || read.sigma > 1) {
+    throw valueError(path, `the distribution sigma must be in the range ]0, 1], got ${read.sigma}`, CODE);
+  }
+  return { mean: read.mean, sigma: read.sigma };
+}
+
+function gate(what: string, feature: string, link: string): ApiError {
+  return new ApiError('feature_not_enabled', `${what} requires enabling the \`${feature}\` experimental feature. See ${link}`);
+}
+
+const COMPOSITE_LINK = 'https://github.com/orgs/meilisearch/discussions/816';
+const MULTIMODAL_LINK = 'https://github.com/orgs/meilisearch/discussions/846';
+
+/** The experimental-feature gates on embedders (checked before any other validation). */
+export function checkEmbedderFeatures(embedders: Record<string, EmbedderPatch | null>, features: SettingsFeatures): void {
+  for (const e of Object.values(embedders)) {
+    if (e === null) continue;
+    if (!features.compositeEmbedders) {
+      if (e.source === 'composite') throw gate('using `"composite"` as source', 'composite embedders', COMPOSITE_LINK);
+      if (isObj(e.searchEmbedder)) throw gate('setting `searchEmbedder`', 'composite embedders', COMPOSITE_LINK);
+      if (isObj(e.indexingEmbedder)) throw gate('setting `indexingEmbedder`', 'composite embedders', COMPOSITE_LINK);
+    }
+    if (!features.multimodal) {
+      if ('indexingFragments' in e) throw gate('setting `indexingFragments`', 'multimodal', MULTIMODAL_LINK);
+      if ('searchFragments' in e) throw gate('setting `searchFragments`', 'multimodal', MULTIMODAL_LINK);
+    }
+  }
+}
+
+/** The synchronous checks of one embedder patch (400 `invalid_settings_embedders`). */
+export function validateEmbedderPatch(name: string, e: EmbedderPatch): void {
+  validateConfig(`.embedders.${name}`, e, false, false);
+}
+
+/**
+ * Checks common to patches and merged configurations. `full` also requires the mandatory fields
+ * (only meaningful on a merged configuration); a patch without `source` skips the per-source checks.
+ */
+export function validateConfig(context: string, e: Record<string, unknown>, full: boolean, nestedSearch: boolean | null = null): void {
+  if (e.documentTemplateMaxBytes === 0) {
+    throw new ApiError(CODE, `\`${context}.documentTemplateMaxBytes\`: \`documentTemplateMaxBytes\` cannot be zero`);
+  }
+  if (e.dimensions === 0) throw new ApiError(CODE, `\`${context}.dimensions\`: \`dimensions\` cannot be zero`);
+  if (typeof e.url === 'string') {
+    const reason = urlParseError(e.url);
+    if (reason) throw new ApiError(CODE, `\`${context}.url\`: could not parse \`${e.url}\`: ${reason}`);
+  }
+  const nested = nestedSearch !== null;
+  if (nested && typeof e.source !== 'string') {
+    throw new ApiError(CODE, `\`${context}\`: Missing field \`source\`.\n  - note: this field is mandatory for nested embedders`);
+  }
+  const source = (typeof e.source === 'string' ? e.source : full ? 'openAi' : undefined) as EmbedderSource | undefined;
+  if (source === undefined) return;
+  if (nested && (source === 'composite' || source === 'userProvided')) {
+    throw new ApiError(CODE, `\`${context}.source\`: Source \`${source}\` is not available in a nested embedder`);
+  }
+  for (const field of EMBEDDER_FIELDS) {
+    if (!(field in e)) continue;
+    // a `null` counts as present, like milli's `check_unset` on `Setting::Reset`
+    if (!SOURCES_FOR_FIELD[field].includes(source)) throw unavailableField(context, field, source);
+    if (nestedSearch === true && (field === 'documentTemplate' || field === 'documentTemplateMaxBytes')) {
+      throw unavailableField(context, field, source, true);
+    }
+  }
+  if (full) checkMandatory(context, e, source);
+  if (source === 'openAi' && typeof e.model === 'string') checkOpenAiModel(context, e.model, e.dimensions);
+  if (source === 'composite') {
+    for (const sub of ['searchEmbedder', 'indexingEmbedder'] as const) {
+      if (isObj(e[sub])) validateConfig(`${context}.${sub}`, e[sub] as Obj, full, sub === 'searchEmbedder');
+    }
+  }
+}
+
+function checkMandatory(context: string, e: Record<string, unknown>, source: EmbedderSource): void {
+  const mandatory: Record<EmbedderSource, readonly EmbedderField[]> = {
+    openAi: [], huggingFace: [], ollama: ['model'], userProvided: ['dimensions'],
+    rest: ['url', 'request', 'response'], composite: ['searchEmbedder', 'indexingEmbedder'],
+  };
+  for (const field of mandatory[source]) {
+    if (e[field] === undefined || e[field] === null) {
+      throw new ApiError(CODE, `\`${context}\`: Missing field \`${field}\` (note: this field is mandatory for source \`${source}\`)`);
+    }
+  }
+}
