@@ -40,8 +40,8 @@ test('UUID error messages of the uuid crate', () => {
 });
 
 test('index uid patterns', () => {
-  for (const ok of ['*', 'movies', 'prod*', 'a-b_C9', 'x'.repeat(512), 'x'.repeat(512) + '*']) assert.ok(isValidIndexUidPattern(ok), ok);
-  for (const bad of ['', '**', 'pr*d', '*prod', 'a b', 'é', 'x'.repeat(513), 'a.b']) assert.ok(!isValidIndexUidPattern(bad), bad);
+  for (const ok of ['*', 'movies', 'prod*', 'a-b_C9', 'x'.repeat(400), 'x'.repeat(400) + '*']) assert.ok(isValidIndexUidPattern(ok), ok);
+  for (const bad of ['', '**', 'pr*d', '*prod', 'a b', 'é', 'x'.repeat(401), 'a.b']) assert.ok(!isValidIndexUidPattern(bad), bad);
   assert.ok(matchesIndexPattern('*', 'anything'));
   assert.ok(matchesIndexPattern('prod*', 'products'));
   assert.ok(matchesIndexPattern('prod*', 'prod'));

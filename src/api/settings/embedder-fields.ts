@@ -72,7 +72,7 @@ export function unavailableField(context: string, field: EmbedderField, source: 
     `  - note: \`${field}\` is available for sources: ${quoteList(EMBEDDER_SOURCES.filter((s) => SOURCES_FOR_FIELD[field].includes(s)))}`,
     `  - note: available fields for source \`${source}\`: ${quoteList(fieldsForSource(source))}`,
   ];
-  if (nested) lines.push(`  - note: \`${field}\` is only available for a top-level embedder`);
+  if (nested) lines.push(`  - note: \`${field}\` is not available in a nested search embedder`);
   return new ApiError('invalid_settings_embedders', lines.join('\n'));
 }
 

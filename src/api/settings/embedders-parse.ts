@@ -4,8 +4,8 @@
 // (mandatory fields after a merge, binary quantization, counts) are in embedders.ts.
 import { ApiError } from '../errors/index.ts';
 import {
-  EMBEDDER_FIELDS, EMBEDDER_SOURCES, NESTED_EMBEDDER_FIELDS, POOLINGS, SOURCES_FOR_FIELD,
-  checkOpenAiModel, unavailableField, urlParseError,
+  EMBEDDER_FIELDS, EMBEDDER_SOURCES, MANDATORY_FIELDS, NESTED_EMBEDDER_FIELDS, POOLINGS, SOURCES_FOR_FIELD,
+  checkOpenAiModel, missingForSource, unavailableField, urlParseError,
   type EmbedderField, type EmbedderSource,
 } from './embedder-fields.ts';
 import {
@@ -176,13 +176,7 @@ export function validateConfig(context: string, e: Record<string, unknown>, full
 }
 
 function checkMandatory(context: string, e: Record<string, unknown>, source: EmbedderSource): void {
-  const mandatory: Record<EmbedderSource, readonly EmbedderField[]> = {
-    openAi: [], huggingFace: [], ollama: ['model'], userProvided: ['dimensions'],
-    rest: ['url', 'request', 'response'], composite: ['searchEmbedder', 'indexingEmbedder'],
-  };
-  for (const field of mandatory[source]) {
-    if (e[field] === undefined || e[field] === null) {
-      throw new ApiError(CODE, `\`${context}\`: Missing field \`${field}\` (note: this field is mandatory for source \`${source}\`)`);
-    }
+  for (const field of MANDATORY_FIELDS[source]) {
+    if (e[field] === undefined || e[field] === null) throw missingForSource(context, field, source);
   }
 }
