@@ -2,18 +2,12 @@
 // construction from sorted input: each finished suffix state is replaced by an equal registered
 // state when there is one) and serialises it into the flat layout of word-set.ts.
 
-import { ensureCapacity, encodeInto } from './utf8.ts';
-import {
-  COUNT_ESCAPE,
-  FINAL,
-  HEADER_SIZE,
-  MAGIC,
-  NEXT0,
-  VERSION,
-  nodeSize,
-  writeAddr,
-  writeU32,
-} from './layout.ts';
+import * as layout from './layout.ts';
+import * as utf from './utf8.ts';
+
+// Module-local copies: under tsx, imported bindings are getter calls, too slow for hot loops.
+const { COUNT_ESCAPE, FINAL, HEADER_SIZE, MAGIC, NEXT0, VERSION, nodeSize, writeAddr, writeU32 } = layout;
+const { ensureCapacity, encodeInto } = utf;
 
 /** Registered (frozen) states and their transitions, in growable typed arrays. */
 class Registry {

@@ -18,8 +18,12 @@
 // Results come in UTF-8 byte order, lazily: callers can apply per-typo caps (milli keeps 150
 // one-typo and 50 two-typo words) and stop iterating.
 
-import { FINAL, NEXT0, COUNT_MASK, COUNT_ESCAPE, readAddr } from './layout.ts';
-import { codePoints, decodeUtf8 } from './utf8.ts';
+import * as layout from './layout.ts';
+import * as utf from './utf8.ts';
+
+// Module-local copies: under tsx, imported bindings are getter calls, too slow for the inner loop.
+const { FINAL, NEXT0, COUNT_MASK, COUNT_ESCAPE, readAddr } = layout;
+const { codePoints, decodeUtf8 } = utf;
 
 export interface FuzzyOptions {
   maxTypos: 0 | 1 | 2;

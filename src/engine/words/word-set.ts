@@ -40,8 +40,12 @@
 
 import { buildBytes } from './build.ts';
 import { fuzzyWalk, type FuzzyMatch, type FuzzyOptions } from './fuzzy.ts';
-import { COUNT_ESCAPE, COUNT_MASK, FINAL, NEXT0, parseHeader, readAddr } from './layout.ts';
-import { compareUtf8, decodeUtf8, encodeInto, ensureCapacity } from './utf8.ts';
+import * as layout from './layout.ts';
+import * as utf from './utf8.ts';
+
+// Module-local copies: under tsx, imported bindings are getter calls, too slow for hot loops.
+const { COUNT_ESCAPE, COUNT_MASK, FINAL, NEXT0, parseHeader, readAddr } = layout;
+const { compareUtf8, decodeUtf8, encodeInto, ensureCapacity } = utf;
 
 export type { FuzzyMatch, FuzzyOptions } from './fuzzy.ts';
 
