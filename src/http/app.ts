@@ -11,6 +11,7 @@ import { registerKeyRoutes } from './routes/keys.ts';
 import { registerIndexRoutes } from './routes/indexes.ts';
 import { registerDocumentRoutes } from './routes/documents.ts';
 import { registerTaskRoutes } from './routes/tasks.ts';
+import { registerSettingsRoutes } from './routes/settings.ts';
 
 export interface AppOptions {
   instance: Instance;
@@ -88,6 +89,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   registerIndexRoutes(app, ctx);
   registerDocumentRoutes(app, ctx);
   registerTaskRoutes(app, ctx);
+  registerSettingsRoutes(app, ctx);
   await app.ready();
   return app;
 }

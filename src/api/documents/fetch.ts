@@ -108,7 +108,7 @@ export function parseGetDocumentQuery(query: RawQuery): { fields: string[] | nul
   };
 }
 
-/** Sorting documents needs sortable attributes, which no index has before the settings routes exist. */
+/** Checks `sort` against the sortable attributes; sorting itself comes with the facet index, so a valid sort is refused clearly. */
 export function checkDocumentSort(sort: string[] | null, sortable: readonly string[]): void {
   if (sort === null || sort.length === 0) return;
   for (const s of sort) {
@@ -121,6 +121,7 @@ export function checkDocumentSort(sort: string[] | null, sortable: readonly stri
       throw new ApiError('invalid_document_sort', msg);
     }
   }
+  throw new ApiError('invalid_document_sort', 'Sorting documents is not supported by this version of Muninn yet.');
 }
 
 /** Filtering documents comes with the filter engine; until then a filter is refused clearly. */

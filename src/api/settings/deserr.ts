@@ -24,10 +24,12 @@ export function unknownField(key: string, known: readonly string[], code: ErrorC
 
 export { missingField, unknownValue, valueError };
 
+/** A JSON object (not null, not an array). */
 export function isObj(v: unknown): v is Obj {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
+/** Expects a JSON object. */
 export function obj(value: unknown, path: string, code: ErrorCode): Obj {
   if (!isObj(value)) throw typeErr(path, 'an object', value, code);
   return value;
@@ -38,21 +40,25 @@ export function denyUnknown(o: Obj, known: readonly string[], code: ErrorCode): 
   for (const key of Object.keys(o)) if (!known.includes(key)) throw unknownField(key, known, code);
 }
 
+/** Expects a string. */
 export function str(value: unknown, path: string, code: ErrorCode): string {
   if (typeof value !== 'string') throw typeErr(path, 'a string', value, code);
   return value;
 }
 
+/** Expects a boolean. */
 export function bool(value: unknown, path: string, code: ErrorCode): boolean {
   if (typeof value !== 'boolean') throw typeErr(path, 'a boolean', value, code);
   return value;
 }
 
+/** Expects an array. */
 export function arr(value: unknown, path: string, code: ErrorCode): unknown[] {
   if (!Array.isArray(value)) throw typeErr(path, 'an array', value, code);
   return value;
 }
 
+/** Expects an array of strings (a `Vec<String>`: order and duplicates kept). */
 export function strArray(value: unknown, path: string, code: ErrorCode): string[] {
   return arr(value, path, code).map((v, i) => str(v, `${path}[${i}]`, code));
 }
@@ -118,6 +124,7 @@ export function byteOrder(a: string, b: string): number {
   return a.length - b.length;
 }
 
+/** A `BTreeSet<String>` of the items: deduplicated, in byte order. */
 export function sortedSet(items: Iterable<string>): string[] {
   return [...new Set(items)].sort(byteOrder);
 }
@@ -132,4 +139,23 @@ export function sortedMap<V>(map: Record<string, V>): Record<string, V> {
 /** Appends a key to a deserr path (`.a` + `b` → `.a.b`; root + `b` → `.b`). */
 export function at(path: string, key: string): string {
   return `${path}.${key}`;
+}
+
+/** Structural equality of JSON values (object key order ignored). */
+export function deepEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((v, i) => deepEqual(v, b[i]));
+  if (isObj(a) && isObj(b)) {
+    const ka = Object.keys(a);
+    return ka.length === Object.keys(b).length && ka.every((k) => k in b && deepEqual(a[k], b[k]));
+  }
+  return false;
+}
+
+/** Visits the fields in key order, rejecting an unknown one where deserr would (at its position). */
+export function eachField(o: Obj, known: readonly string[], code: ErrorCode, visit: (key: string, value: unknown) => void): void {
+  for (const [key, value] of Object.entries(o)) {
+    if (!known.includes(key)) throw unknownField(key, known, code);
+    visit(key, value);
+  }
 }

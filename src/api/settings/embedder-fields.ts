@@ -61,11 +61,12 @@ export const MANDATORY_FIELDS: Readonly<Record<EmbedderSource, readonly Embedder
   composite: ['searchEmbedder', 'indexingEmbedder'],
 };
 
+/** The fields a source accepts, in the order of the "available fields" note. */
 export function fieldsForSource(source: EmbedderSource): EmbedderField[] {
   return NOTE_ORDER.filter((f) => SOURCES_FOR_FIELD[f].includes(source));
 }
 
-/** `context` is the error location, e.g. `.embedders.manual` or `.embedders.c.searchEmbedder`. */
+/** A field sent for a source that cannot have it; `context` is e.g. `.embedders.manual` or `.embedders.c.searchEmbedder`. */
 export function unavailableField(context: string, field: EmbedderField, source: EmbedderSource, nested = false): ApiError {
   const lines = [
     `\`${context}\`: Field \`${field}\` unavailable for source \`${source}\`.`,
@@ -76,6 +77,7 @@ export function unavailableField(context: string, field: EmbedderField, source: 
   return new ApiError('invalid_settings_embedders', lines.join('\n'));
 }
 
+/** A mandatory field of the source is missing. */
 export function missingForSource(context: string, field: EmbedderField, source: EmbedderSource): ApiError {
   return new ApiError(
     'invalid_settings_embedders',

@@ -133,7 +133,7 @@ export function checkEmbedderFeatures(embedders: Record<string, EmbedderPatch | 
 
 /** The synchronous checks of one embedder patch (400 `invalid_settings_embedders`). */
 export function validateEmbedderPatch(name: string, e: EmbedderPatch): void {
-  validateConfig(`.embedders.${name}`, e, false, false);
+  validateConfig(`.embedders.${name}`, e, false);
 }
 
 /**

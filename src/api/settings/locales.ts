@@ -20,6 +20,7 @@ ISO_639_1.forEach((code, i) => CANONICAL.set(code, ISO_639_3[i]!));
 for (const code of ISO_639_3) CANONICAL.set(code, code);
 CANONICAL.set('cmn', 'cmn');
 
+/** True for every code of LOCALES. */
 export function isLocale(code: string): boolean {
   return CANONICAL.has(code);
 }

@@ -1,5 +1,6 @@
 // Ranking rule syntax (settings.md §6.5, milli's `Criterion::from_str` / `AscDesc` / `Member`).
 import { ApiError } from '../errors/index.ts';
+import { sortedSet } from './deserr.ts';
 
 export const BUILTIN_RANKING_RULES = [
   'words', 'typo', 'proximity', 'attribute', 'attributeRank', 'wordPosition', 'sort', 'exactness',
@@ -58,10 +59,10 @@ export function checkAttributeRulesMix(rules: readonly string[]): void {
 
 /** The fields named by `field:asc` / `field:desc` rules (they become faceted), in byte order. */
 export function ascDescFields(rules: readonly string[]): string[] {
-  const out = new Set<string>();
+  const out: string[] = [];
   for (const r of rules) {
     const parsed = parseRankingRule(r);
-    if (typeof parsed !== 'string' && (parsed.kind === 'asc' || parsed.kind === 'desc')) out.add(parsed.field);
+    if (typeof parsed !== 'string' && (parsed.kind === 'asc' || parsed.kind === 'desc')) out.push(parsed.field);
   }
-  return [...out].sort();
+  return sortedSet(out);
 }

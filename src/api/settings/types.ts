@@ -154,6 +154,7 @@ export const DEFAULT_MAX_TOTAL_HITS = 1000;
 export const DEFAULT_ONE_TYPO = 5;
 export const DEFAULT_TWO_TYPOS = 9;
 
+/** A fresh copy of the default `typoTolerance`. */
 export function defaultTypoTolerance(): TypoTolerance {
   return {
     enabled: true,
@@ -164,10 +165,12 @@ export function defaultTypoTolerance(): TypoTolerance {
   };
 }
 
+/** A fresh copy of the default `faceting`. */
 export function defaultFaceting(): Faceting {
   return { maxValuesPerFacet: DEFAULT_MAX_VALUES_PER_FACET, sortFacetValuesBy: { '*': 'alpha' } };
 }
 
+/** A fresh copy of the default `chat` settings (§6.19). */
 export function defaultChat(): ChatSettings {
   return {
     description: '',

@@ -32,7 +32,9 @@ export function compact(value: unknown): string {
 /** `Invalid value type at `.x`: expected a string, but found an array: `[1]``. */
 export function typeError(path: string, expected: string, value: unknown, code: ErrorCode): ApiError {
   const where = path === '' ? '' : ` at \`${path}\``;
-  return new ApiError(code, `Invalid value type${where}: expected ${expected}, but found ${kindOf(value)}: \`${compact(value)}\``);
+  // deserr writes a null value as just `found null` (settings.md §3)
+  const found = value === null || value === undefined ? 'null' : `${kindOf(value)}: \`${compact(value)}\``;
+  return new ApiError(code, `Invalid value type${where}: expected ${expected}, but found ${found}`);
 }
 
 /** `Invalid value at `.x`: <reason>`. */

@@ -28,6 +28,8 @@ export interface MainValues {
   documentBytes: number;
   /** bumped by every write transaction; readers cache by it */
   generation: number;
+  /** the index settings, stored as the API layer shapes them (opaque to the engine for now) */
+  settings: unknown;
   /** outcomes of the tasks of the last batch applied, by task uid (makes a replayed batch idempotent) */
   applied: Record<string, AppliedTask>;
 }

@@ -20,6 +20,7 @@ import { selectFields } from '../../engine/index/fields.ts';
 import type { Index } from '../../engine/index/index.ts';
 import type { TaskKind } from '../../tasks/types.ts';
 import type { HttpContext } from '../app.ts';
+import { storedSettings } from '../../tasks/processors/index-operation.ts';
 import { readJson } from '../body.ts';
 import { indexParam, query, requireIndex } from './indexes.ts';
 
@@ -91,7 +92,7 @@ export function registerDocumentRoutes(app: FastifyInstance, ctx: HttpContext): 
 
   const page = (index: Index, p: FetchDocuments) => {
     checkDocumentFilter(p.filter);
-    checkDocumentSort(p.sort, []);
+    checkDocumentSort(p.sort, storedSettings(index).sortableAttributes);
     let ids: Bitmap | undefined;
     if (p.ids !== null) {
       ids = new Bitmap();

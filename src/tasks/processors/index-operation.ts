@@ -6,6 +6,7 @@ import { ExtractionStopped } from '../../engine/indexing/extract/extractor.ts';
 import type { Index } from '../../engine/index/index.ts';
 import type { AppliedTask } from '../../engine/index/layout.ts';
 import type { Task, TaskKind } from '../types.ts';
+import { applyPatch, checkSettingsAgainstIndex, defaultSettings, type Settings, type SettingsPatch } from '../../api/settings/index.ts';
 import { Aborted, failed, indexNotFound, succeeded, type BatchResult, type ProcessContext } from './context.ts';
 
 const PROGRESS_EVERY = 4096;
@@ -84,6 +85,14 @@ function applyTask(writer: DocumentsWriter, task: Task, ctx: ProcessContext): Re
     }
     case 'documentClear':
       return { ...task.details, deletedDocuments: writer.clear() };
+    case 'settingsUpdate': {
+      const index = writer.index;
+      const current = storedSettings(index);
+      const patch = kind.settings as SettingsPatch;
+      checkSettingsAgainstIndex(current, patch, { indexUid: task.indexUid! });
+      index.setMain('settings', applyPatch(current, patch));
+      return task.details ?? {};
+    }
     default:
       throw new Error(`task kind ${kind.kind} cannot run in a document batch`);
   }
@@ -131,4 +140,9 @@ export async function processIndexDeletion(indexUid: string, tasks: Task[], ctx:
     commit: () => ctx.queue.removeIndex(indexUid),
     after: () => ctx.registry.destroy(uuid),
   };
+}
+
+/** The settings of an index (defaults until a settings task has run). */
+export function storedSettings(index: Index): Settings {
+  return (index.getMain('settings') as Settings | undefined) ?? defaultSettings();
 }

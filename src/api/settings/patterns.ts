@@ -1,0 +1,57 @@
+// The two attribute matchers of settings.md §7 (milli's `attribute_patterns.rs`).
+
+/** `match`: the rule covers the field; `parent`: the field is an ancestor of a covered field (traverse it). */
+export type PatternMatch = 'match' | 'parent' | 'noMatch';
+
+/** True when `field` is `facet` itself or nested below it (`facet.x`). */
+export function isFacetedBy(field: string, facet: string): boolean {
+  return field === facet || (field.startsWith(facet) && field.charCodeAt(facet.length) === 0x2e /* . */);
+}
+
+/**
+ * Legacy matching (searchable, displayed, sortable, typo `disableOnAttributes`, string filterable
+ * rules): `doggo` covers `doggo` and `doggo.*`.
+ */
+export function matchFieldLegacy(rule: string, field: string): PatternMatch {
+  if (isFacetedBy(field, rule)) return 'match';
+  if (isFacetedBy(rule, field)) return 'parent';
+  return 'noMatch';
+}
+
+/**
+ * Pattern matching (object filterable rules, localizedAttributes): `*`, `*infix*`, `*suffix`,
+ * `prefix*`, else exact equality (`a*c` is literal; `genre` does not cover `genre.x`).
+ */
+export function matchPattern(pattern: string, field: string): PatternMatch {
+  if (pattern === '*') return 'match';
+  const lead = pattern.startsWith('*');
+  const trail = pattern.endsWith('*');
+  if (lead && trail) {
+    if (field.includes(pattern.slice(1, -1))) return 'match';
+  } else if (lead) {
+    if (field.endsWith(pattern.slice(1))) return 'match';
+  } else if (trail) {
+    if (field.startsWith(pattern.slice(0, -1))) return 'match';
+  } else if (pattern === field) {
+    return 'match';
+  }
+  return isFacetedBy(pattern, field) ? 'parent' : 'noMatch';
+}
+
+/** Several patterns: `match` as soon as one matches, else `parent` if one is below the field. */
+export function matchPatterns(patterns: readonly string[], field: string): PatternMatch {
+  let result: PatternMatch = 'noMatch';
+  for (const p of patterns) {
+    const m = matchPattern(p, field);
+    if (m === 'match') return 'match';
+    if (m === 'parent') result = 'parent';
+  }
+  return result;
+}
+
+/** `distinctAttribute`: exact name only; its ancestors are parents. */
+export function matchDistinctField(distinct: string | null, field: string): PatternMatch {
+  if (distinct === null) return 'noMatch';
+  if (field === distinct) return 'match';
+  return isFacetedBy(distinct, field) ? 'parent' : 'noMatch';
+}
