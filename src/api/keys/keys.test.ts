@@ -141,13 +141,13 @@ test('parseCreateKey: validation messages', () => {
   const cases: [unknown, string, string][] = [
     ['hello', 'bad_request', 'Invalid value type: expected an object, but found a string: `"hello"`'],
     [[], 'bad_request', 'Invalid value type: expected an object, but found an array: `[]`'],
-    [null, 'bad_request', 'Invalid value type: expected an object, but found null: `null`'],
+    [null, 'bad_request', 'Invalid value type: expected an object, but found null'],
     [{}, 'missing_api_key_actions', 'Missing field `actions`'],
     [{ indexes: ['*'], expiresAt: null }, 'missing_api_key_actions', 'Missing field `actions`'],
     [{ actions: ['*'], expiresAt: null }, 'missing_api_key_indexes', 'Missing field `indexes`'],
     [{ actions: ['*'], indexes: ['*'] }, 'missing_api_key_expires_at', 'Missing field `expiresAt`'],
     [{ ...base, actions: 'search' }, 'invalid_api_key_actions', 'Invalid value type at `.actions`: expected an array, but found a string: `"search"`'],
-    [{ ...base, actions: null }, 'invalid_api_key_actions', 'Invalid value type at `.actions`: expected an array, but found null: `null`'],
+    [{ ...base, actions: null }, 'invalid_api_key_actions', 'Invalid value type at `.actions`: expected an array, but found null'],
     [{ ...base, actions: ['search', 1] }, 'invalid_api_key_actions', 'Invalid value type at `.actions[1]`: expected a string, but found a positive integer: `1`'],
     [
       { ...base, actions: ['doc.add'] },
@@ -165,7 +165,7 @@ test('parseCreateKey: validation messages', () => {
     [{ ...base, uid: 'foo' }, 'invalid_api_key_uid', 'Invalid value at `.uid`: invalid character: found `o` at 1'],
     [{ ...base, uid: 'aaaaabbbbbccc' }, 'invalid_api_key_uid', 'Invalid value at `.uid`: invalid length: found 13'],
     [{ ...base, uid: 13 }, 'invalid_api_key_uid', 'Invalid value type at `.uid`: expected a string, but found a positive integer: `13`'],
-    [{ ...base, uid: null }, 'invalid_api_key_uid', 'Invalid value type at `.uid`: expected a string, but found null: `null`'],
+    [{ ...base, uid: null }, 'invalid_api_key_uid', 'Invalid value type at `.uid`: expected a string, but found null'],
     [{ ...base, doggo: 1 }, 'bad_request', `Unknown field \`doggo\`: expected one of ${CREATE_FIELDS_LIST}`],
     [{ ...base, expires_at: null }, 'bad_request', `Unknown field \`expires_at\`: did you mean \`expiresAt\`? expected one of ${CREATE_FIELDS_LIST}`],
   ];
