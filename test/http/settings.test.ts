@@ -73,7 +73,7 @@ describe('settings', () => {
     await index.updateRankingRules(['typo', 'words']).waitTask();
     assert.deepEqual(await index.getRankingRules(), ['typo', 'words']);
     await index.updateTypoTolerance({ enabled: false }).waitTask();
-    assert.equal((await index.getTypoTolerance()).enabled, false);
+    assert.equal((await index.getTypoTolerance())?.enabled, false);
     await index.resetRankingRules().waitTask();
     assert.deepEqual(await index.getRankingRules(), DEFAULTS.rankingRules);
     await index.resetSettings().waitTask();

@@ -114,66 +114,90 @@ function grow<T extends Uint8Array | Uint16Array | Int32Array>(a: T, size: numbe
 
 /** Builds the serialised automaton. Words must be sorted by UTF-8 bytes; repeats are skipped. */
 export function buildBytes(words: Iterable<string>): Uint8Array {
-  const reg = new Registry();
-  // The pending (not yet registered) path: one state per byte depth, 256 transition slots each.
-  let depthCap = 32;
-  let pFinal = new Uint8Array(depthCap + 1);
-  let pN = new Int32Array(depthCap + 1);
-  let pLab = new Uint8Array((depthCap + 1) * 256);
-  let pTgt = new Int32Array((depthCap + 1) * 256);
-  let cur: Uint8Array = new Uint8Array(64);
-  let prev: Uint8Array = new Uint8Array(64);
-  let prevLen = 0;
-  let first = true;
-  let size = 0;
-  let maxLen = 0;
-
-  const freeze = (d: number): void => {
-    const id = reg.intern(pFinal[d]!, pLab, pTgt, d * 256, pN[d]!);
-    pTgt[(d - 1) * 256 + pN[d - 1]! - 1] = id;
-  };
-
+  const builder = new WordSetBuilder();
+  let buf: Uint8Array = new Uint8Array(64);
   for (const word of words) {
-    let len = encodeInto(word, cur);
+    let len = encodeInto(word, buf);
     if (len < 0) {
-      cur = ensureCapacity(cur, word.length * 3);
-      len = encodeInto(word, cur);
+      buf = ensureCapacity(buf, word.length * 3);
+      len = encodeInto(word, buf);
     }
+    builder.add(buf, len);
+  }
+  return builder.finish();
+}
+
+/** Incremental construction from words given as UTF-8 bytes in increasing byte order. */
+export class WordSetBuilder {
+  readonly #reg = new Registry();
+  // The pending (not yet registered) path: one state per byte depth, 256 transition slots each.
+  #depthCap = 32;
+  #pFinal = new Uint8Array(33);
+  #pN = new Int32Array(33);
+  #pLab = new Uint8Array(33 * 256);
+  #pTgt = new Int32Array(33 * 256);
+  #prev: Uint8Array = new Uint8Array(64);
+  #prevLen = 0;
+  #first = true;
+  #size = 0;
+  #maxLen = 0;
+
+  /** Adds bytes [0, len) of `word` (copied); a repeat of the previous word is ignored. */
+  add(word: Uint8Array, len: number): void {
+    const prev = this.#prev;
+    const prevLen = this.#prevLen;
     let c = 0;
     const m = Math.min(len, prevLen);
-    while (c < m && cur[c] === prev[c]) c++;
-    if (!first) {
-      if (c === len && c === prevLen) continue; // repeated word
-      if (c === len || (c < prevLen && cur[c]! < prev[c]!)) {
-        throw new RangeError(`word set: words are not sorted by UTF-8 bytes at ${JSON.stringify(word)}`);
+    while (c < m && word[c] === prev[c]) c++;
+    if (!this.#first) {
+      if (c === len && c === prevLen) return; // repeated word
+      if (c === len || (c < prevLen && word[c]! < prev[c]!)) {
+        const text = new TextDecoder().decode(word.subarray(0, len));
+        throw new RangeError(`word set: words are not sorted by UTF-8 bytes at ${JSON.stringify(text)}`);
       }
     }
-    if (len > depthCap) {
-      while (depthCap < len) depthCap *= 2;
-      pFinal = grow(pFinal, depthCap + 1);
-      pN = grow(pN, depthCap + 1);
-      pLab = grow(pLab, (depthCap + 1) * 256);
-      pTgt = grow(pTgt, (depthCap + 1) * 256);
+    if (len > this.#depthCap) {
+      let cap = this.#depthCap;
+      while (cap < len) cap *= 2;
+      this.#depthCap = cap;
+      this.#pFinal = grow(this.#pFinal, cap + 1);
+      this.#pN = grow(this.#pN, cap + 1);
+      this.#pLab = grow(this.#pLab, (cap + 1) * 256);
+      this.#pTgt = grow(this.#pTgt, (cap + 1) * 256);
     }
-    for (let d = prevLen; d > c; d--) freeze(d);
+    for (let d = prevLen; d > c; d--) this.#freeze(d);
+    const pN = this.#pN;
+    const pLab = this.#pLab;
+    const pFinal = this.#pFinal;
     for (let d = c; d < len; d++) {
-      pLab[d * 256 + pN[d]!] = cur[d]!;
+      pLab[d * 256 + pN[d]!] = word[d]!;
       pN[d] = pN[d]! + 1;
       pN[d + 1] = 0;
       pFinal[d + 1] = 0;
     }
     pFinal[len] = 1;
-    const t = prev;
-    prev = cur;
-    cur = t;
-    prevLen = len;
-    first = false;
-    size++;
-    if (len > maxLen) maxLen = len;
+    if (prev.length < len) {
+      this.#prev = new Uint8Array(len * 2);
+      this.#prev.set(prev.subarray(0, c));
+    }
+    this.#prev.set(word.subarray(c, len), c);
+    this.#prevLen = len;
+    this.#first = false;
+    this.#size++;
+    if (len > this.#maxLen) this.#maxLen = len;
   }
-  for (let d = prevLen; d > 0; d--) freeze(d);
-  const root = reg.intern(pFinal[0]!, pLab, pTgt, 0, pN[0]!);
-  return serialise(reg, root, size, maxLen);
+
+  /** The serialised set; the builder must not be used afterwards. */
+  finish(): Uint8Array {
+    for (let d = this.#prevLen; d > 0; d--) this.#freeze(d);
+    const root = this.#reg.intern(this.#pFinal[0]!, this.#pLab, this.#pTgt, 0, this.#pN[0]!);
+    return serialise(this.#reg, root, this.#size, this.#maxLen);
+  }
+
+  #freeze(d: number): void {
+    const id = this.#reg.intern(this.#pFinal[d]!, this.#pLab, this.#pTgt, d * 256, this.#pN[d]!);
+    this.#pTgt[(d - 1) * 256 + this.#pN[d - 1]! - 1] = id;
+  }
 }
 
 /**

@@ -1,29 +1,41 @@
-// Typo search: a depth-first walk of the automaton that carries one row of the restricted
-// Damerau-Levenshtein (optimal string alignment) matrix per character of the path, the same
-// distance the `levenshtein_automata` DFAs of Meilisearch compute (adjacent swap = 1 edit).
+// Typo search: a depth-first walk of the automaton in step with a Levenshtein automaton for the
+// query, simulated bit-parallel (Wu-Manber rows, one 32-bit word per error count, plus the
+// Hyyrö/Navarro transposition term). Bit i of row R_e is set when the first i query characters
+// are within e edits of the path: R_e = { i : D[i][path] <= e } for the restricted
+// Damerau-Levenshtein (optimal string alignment) distance, the distance the
+// `levenshtein_automata` DFAs of Meilisearch compute (adjacent swap = 1 edit).
 //
-// * Distances count characters: label bytes are UTF-8, and a row is computed only when a
-//   code point is complete (continuation bytes just accumulate it).
-// * Only the diagonal band |i - j| <= maxTypos of each row is computed (at most 5 cells);
-//   cells are capped at maxTypos + 1. A subtree is pruned as soon as the row minimum exceeds
-//   the budget (the row minimum never decreases along a path).
+//   R'_0 = (R_0 << 1) & B[c]
+//   R'_e = (R_e << 1) & B[c]                   match
+//        | R_{e-1} << 1 | R_{e-1}              substitution | extra character in the word
+//        | R'_{e-1} << 1                       query character missing from the word
+//        | (R''_{e-1} << 2) & (B[c] << 1) & B[c_prev]   adjacent swap
+//
+// where B[c] has bit i set when query character i-1 is c and R'' is the row one character back.
+// A subtree is pruned when its top row (the budget) is empty.
+//
+// * Distances count characters: label bytes are UTF-8, and the rows advance only when a code
+//   point is complete (continuation bytes just accumulate it).
 // * First-letter rule (`firstLetterCounts2`): a word whose first character differs from the
 //   query's costs one more typo (distance 1 -> 2 typos), as milli's
 //   `find_zero_one_two_typo_derivations` decides with `get_first(derived) != get_first(word)`.
-//   The budget of a subtree is therefore maxTypos - 1 under a different first character.
+//   Under a different first character the budget is maxTypos - 1 (the top row is dropped).
 // * Prefix mode: cost(w) = min over prefixes p of w of dist(query, p) (+ first-letter penalty),
-//   like `build_prefix_dfa`. Once a prefix is within budget and the row minimum can no longer
-//   lower that cost, the whole subtree is enumerated without further rows.
+//   like `build_prefix_dfa`. Once a prefix is within budget and no row below its cost is alive,
+//   the whole subtree is enumerated without further automaton steps.
+// * Query words over 30 characters use the banded-row walk of fuzzy-rows.ts (same results).
 //
 // Results come in UTF-8 byte order, lazily: callers can apply per-typo caps (milli keeps 150
 // one-typo and 50 two-typo words) and stop iterating.
 
 import * as layout from './layout.ts';
 import * as utf from './utf8.ts';
+import * as rows from './fuzzy-rows.ts';
 
 // Module-local copies: under tsx, imported bindings are getter calls, too slow for the inner loop.
 const { FINAL, NEXT0, COUNT_MASK, COUNT_ESCAPE, readAddr } = layout;
 const { codePoints, decodeUtf8 } = utf;
+const { fuzzyWalkRows } = rows;
 
 export interface FuzzyOptions {
   maxTypos: 0 | 1 | 2;
@@ -37,7 +49,10 @@ export interface FuzzyMatch {
   typos: number;
 }
 
-export function* fuzzyWalk(
+/** Longest query (in characters) for the bit-parallel walk: bit m must fit in 31 bits. */
+export const BIT_PARALLEL_MAX = 30;
+
+export function fuzzyWalk(
   b: Uint8Array,
   root: number,
   width: number,
@@ -45,21 +60,53 @@ export function* fuzzyWalk(
   word: string,
   opts: FuzzyOptions,
 ): Generator<FuzzyMatch, void, undefined> {
-  const T = opts.maxTypos | 0;
-  if (T < 0 || T > 2) throw new RangeError(`word set: maxTypos must be 0, 1 or 2, got ${opts.maxTypos}`);
+  const T = opts.maxTypos;
+  if (T !== 0 && T !== 1 && T !== 2) {
+    throw new RangeError(`word set: maxTypos must be 0, 1 or 2, got ${String(T)}`);
+  }
+  const q = codePoints(word);
+  if (q.length > BIT_PARALLEL_MAX) return fuzzyWalkRows(b, root, width, maxLen, q, opts);
+  return fuzzyWalkBits(b, root, width, maxLen, q, opts);
+}
+
+export function* fuzzyWalkBits(
+  b: Uint8Array,
+  root: number,
+  width: number,
+  maxLen: number,
+  q: Int32Array,
+  opts: FuzzyOptions,
+): Generator<FuzzyMatch, void, undefined> {
+  const T = opts.maxTypos;
   const limit = opts.limit ?? Infinity;
   if (!(limit > 0)) return;
   const prefix = opts.prefix === true;
   const flc = opts.firstLetterCounts2 === true;
-  const q = codePoints(word);
   const m = q.length;
+  const mask = (1 << (m + 1)) - 1;
+  const mbit = 1 << m;
   const cap = T + 1;
-  const R = m + 1;
-  const maxCd = m + T; // deeper rows are all `cap`
-  const rows = new Uint8Array((maxCd + 1) * R);
-  const pch = new Int32Array(maxCd + 2);
-  for (let i = 0; i <= m; i++) rows[i] = i < cap ? i : cap;
 
+  // B[c] for ASCII in a table, other code points in a map.
+  const ascii = new Int32Array(128);
+  const other = new Map<number, number>();
+  for (let i = 0; i < m; i++) {
+    const c = q[i]!;
+    if (c < 128) ascii[c]! |= 1 << (i + 1);
+    else other.set(c, (other.get(c) ?? 0) | (1 << (i + 1)));
+  }
+
+  // Rows per character depth; the rows die after m + T characters.
+  const C = m + T + 3;
+  const r0 = new Int32Array(C);
+  const r1 = new Int32Array(C);
+  const r2 = new Int32Array(C);
+  const bch = new Int32Array(C); // B[c] of the character at each depth
+  r0[0] = 1;
+  r1[0] = T >= 1 ? 3 & mask : 0;
+  r2[0] = T >= 2 ? 7 & mask : 0;
+
+  // Per byte depth.
   const D = maxLen + 2;
   const sLab = new Int32Array(D); // offset of the label bytes of the state at this depth
   const sN = new Int32Array(D);
@@ -83,9 +130,8 @@ export function* fuzzyWalk(
   sLab[0] = p;
   sN[0] = n;
   sNx[0] = h & NEXT0 ? 1 : 0;
-  sIdx[0] = 0;
   sTh[0] = T;
-  sBest[0] = prefix ? rows[m]! : cap;
+  sBest[0] = prefix && m <= T ? m : cap;
   if (h & FINAL) {
     const cost = m + (flc && m > 0 ? 1 : 0);
     if (cost <= T) {
@@ -112,7 +158,7 @@ export function* fuzzyWalk(
     let pen = sPen[sp]!;
     let best = sBest[sp]!;
     let en = sEnum[sp]!;
-    let last = cap;
+    let dist = cap;
     if (en === 0) {
       let complete = false;
       if (need > 0) {
@@ -138,51 +184,36 @@ export function* fuzzyWalk(
           th = T - pen;
           if (th < 0) continue;
         }
-        cd = j + 1;
-        let rowMin = cap;
-        if (cd <= maxCd) {
-          const prevOff = j * R;
-          const curOff = cd * R;
-          const p2Off = prevOff - R;
-          const pc = j >= 1 ? pch[j]! : -1;
-          const lo = cd > T ? cd - T : 0;
-          const hi = cd + T < m ? cd + T : m;
-          for (let k = lo; k <= hi; k++) {
-            let v: number;
-            if (k === 0) {
-              v = cd < cap ? cd : cap;
-            } else {
-              const qk = q[k - 1]!;
-              v = rows[prevOff + k - 1]! + (qk === acc ? 0 : 1);
-              const del = rows[prevOff + k]! + 1;
-              if (del < v) v = del;
-              if (k > lo) {
-                const ins = rows[curOff + k - 1]! + 1;
-                if (ins < v) v = ins;
-              }
-              if (k >= 2 && qk === pc && q[k - 2] === acc) {
-                const tr = rows[p2Off + k - 2]! + 1;
-                if (tr < v) v = tr;
-              }
-              if (v > cap) v = cap;
-            }
-            rows[curOff + k] = v;
-            if (v < rowMin) rowMin = v;
+        const bc = acc < 128 ? ascii[acc]! : (other.get(acc) ?? 0);
+        const o0 = r0[j]!;
+        const n0r = (o0 << 1) & bc;
+        let n1r = 0;
+        let n2r = 0;
+        if (th >= 1) {
+          const o1 = r1[j]!;
+          const tb = j >= 1 ? (bc << 1) & bch[j]! : 0;
+          n1r = (((o1 << 1) & bc) | (o0 << 1) | o0 | (n0r << 1) | (tb & (r0[j - 1]! << 2))) & mask;
+          if (th >= 2) {
+            n2r = (((r2[j]! << 1) & bc) | (o1 << 1) | o1 | (n1r << 1) | (tb & (r1[j - 1]! << 2))) & mask;
           }
-          if (hi < m) rows[curOff + hi + 1] = cap;
-          else last = rows[curOff + m]!;
-          pch[cd] = acc;
         }
+        const top = th === 2 ? n2r : th === 1 ? n1r : n0r;
+        dist = n0r & mbit ? 0 : n1r & mbit ? 1 : n2r & mbit ? 2 : cap;
         if (prefix) {
-          if (last < best) best = last;
+          if (dist < best) best = dist;
           if (best <= th) {
-            if (rowMin >= best) en = 1;
-          } else if (rowMin > th) {
+            if (best === 0 || (best === 1 ? n0r : n1r) === 0) en = 1;
+          } else if (top === 0) {
             continue;
           }
-        } else if (rowMin > th) {
+        } else if (top === 0) {
           continue;
         }
+        cd = j + 1;
+        r0[cd] = n0r;
+        r1[cd] = n1r;
+        r2[cd] = n2r;
+        bch[cd] = bc;
       }
     }
 
@@ -208,7 +239,7 @@ export function* fuzzyWalk(
     sBest[sp] = best;
     sEnum[sp] = en;
     if (h & FINAL && need === 0) {
-      const d = prefix ? best : last;
+      const d = prefix ? best : dist;
       if (d <= th) {
         yield { word: decodeUtf8(path, 0, sp), typos: d + pen };
         if (++found >= limit) return;

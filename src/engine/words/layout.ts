@@ -66,34 +66,6 @@ export function parseHeader(b: Uint8Array): Header {
   return { width, size, root, maxLen };
 }
 
-/**
- * A decoded node. `labels` is the offset of the n sorted label bytes; `targets` the offset of the
- * stored addresses; with `next0`, transition 0 has no stored address (its target is `end`) and
- * the stored addresses belong to transitions 1..n-1.
- */
-export interface NodeView {
-  final: boolean;
-  n: number;
-  labels: number;
-  next0: boolean;
-  end: number;
-}
-
 export function nodeSize(n: number, next0: boolean, width: number): number {
   return 1 + (n >= COUNT_ESCAPE ? 1 : 0) + n + (next0 ? n - 1 : n) * width;
-}
-
-/** Target address of transition `i` of the node whose label bytes start at `labels`. */
-export function targetOf(
-  b: Uint8Array,
-  labels: number,
-  n: number,
-  next0: boolean,
-  i: number,
-  width: number,
-): number {
-  const t = labels + n;
-  if (!next0) return readAddr(b, t + i * width, width);
-  if (i === 0) return t + (n - 1) * width;
-  return readAddr(b, t + (i - 1) * width, width);
 }

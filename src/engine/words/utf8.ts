@@ -86,3 +86,12 @@ export function compareUtf8(a: string, b: string): number {
   }
   return a.length - b.length;
 }
+
+/** Compares two byte strings (shorter first when one is a prefix of the other). */
+export function compareBytes(a: Uint8Array, b: Uint8Array): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    if (a[i] !== b[i]) return a[i]! - b[i]!;
+  }
+  return a.length - b.length;
+}

@@ -10,12 +10,12 @@
 //
 // Byte layout (all integers little-endian):
 //
-//   offset 0                                                              24
-//   +------+----+---+-------+------------+------------+------------+--------+
-//   | MWRD | v1 | W | 0 0   | size (u32) | root (u32) | total (u32)| maxLen |   header
-//   +------+----+---+-------+------------+------------+------------+--------+
-//    magic  ver  address      word count   root state   byte length  longest word
-//                width 1..4                address      of buffer    (UTF-8 bytes)
+//   0      4    5   6       8            12           16           20           24
+//   +------+----+---+-------+------------+------------+------------+------------+
+//   | MWRD | 01 | W | 00 00 | size (u32) | root (u32) | total (u32)| maxLen(u32)|  header
+//   +------+----+---+-------+------------+------------+------------+------------+
+//    magic  ver  address      word count   offset of    byte length  longest word
+//                width 1..4                the root     of buffer    (UTF-8 bytes)
 //
 //   then the states, laid out depth-first from the root in label order:
 //
@@ -38,14 +38,14 @@
 // A state is reached only through its byte path, so shared suffix states are fine for a set
 // (no per-word values). Building is O(total bytes) from sorted input (build.ts).
 
-import { buildBytes } from './build.ts';
+import { WordSetBuilder, buildBytes } from './build.ts';
 import { fuzzyWalk, type FuzzyMatch, type FuzzyOptions } from './fuzzy.ts';
 import * as layout from './layout.ts';
 import * as utf from './utf8.ts';
 
 // Module-local copies: under tsx, imported bindings are getter calls, too slow for hot loops.
 const { COUNT_ESCAPE, COUNT_MASK, FINAL, NEXT0, parseHeader, readAddr } = layout;
-const { compareUtf8, decodeUtf8, encodeInto, ensureCapacity } = utf;
+const { compareBytes, compareUtf8, decodeUtf8, encodeInto, ensureCapacity, utf8 } = utf;
 
 export type { FuzzyMatch, FuzzyOptions } from './fuzzy.ts';
 
@@ -87,8 +87,18 @@ export class WordSet {
   }
 
   has(word: string): boolean {
-    const len = this.#encode(word);
-    const a = this.#walk(this.#scratch, len);
+    // ASCII fast path: walk the characters directly, without encoding.
+    let a = this.#root;
+    for (let k = 0; k < word.length; k++) {
+      const c = word.charCodeAt(k);
+      if (c >= 0x80) {
+        const len = this.#encode(word);
+        a = this.#walk(this.#scratch, len);
+        break;
+      }
+      a = this.#child(a, c);
+      if (a < 0) return false;
+    }
     return a >= 0 && (this.#bytes[a]! & FINAL) !== 0;
   }
 
@@ -98,25 +108,33 @@ export class WordSet {
     const plen = this.#encode(prefix);
     const start = this.#walk(this.#scratch, plen);
     if (start < 0) return;
-    const b = this.#bytes;
-    const w = this.#width;
     const path = new Uint8Array(this.#maxLen + 1);
     path.set(this.#scratch.subarray(0, plen));
+    let found = 0;
+    for (const len of this.#paths(start, path, plen)) {
+      yield decodeUtf8(path, 0, len);
+      if (++found >= limit) return;
+    }
+  }
+
+  /**
+   * Depth-first enumeration below the state at `start`, reached by bytes [0, plen) of `path`:
+   * writes each word into `path` and yields its length, in byte order.
+   */
+  *#paths(start: number, path: Uint8Array, plen: number): Generator<number, void, undefined> {
+    const b = this.#bytes;
+    const w = this.#width;
     const depth = this.#maxLen - plen + 2;
     const sLab = new Int32Array(depth);
     const sN = new Int32Array(depth);
     const sNx = new Uint8Array(depth);
     const sIdx = new Int32Array(depth);
-    let found = 0;
     let a = start;
     let sp = 0;
     for (;;) {
       // Enter state `a` at depth sp (path length plen + sp).
       const h = b[a]!;
-      if (h & FINAL) {
-        yield decodeUtf8(path, 0, plen + sp);
-        if (++found >= limit) return;
-      }
+      if (h & FINAL) yield plen + sp;
       let n = h & COUNT_MASK;
       let p = a + 1;
       if (n === COUNT_ESCAPE) n += b[p++]!;
@@ -127,7 +145,8 @@ export class WordSet {
       // Next transition: the first untried one of the deepest state that has one.
       while (sp >= 0 && sIdx[sp]! >= sN[sp]!) sp--;
       if (sp < 0) return;
-      const i = sIdx[sp]!++;
+      const i = sIdx[sp]!;
+      sIdx[sp] = i + 1;
       const lab = sLab[sp]!;
       const n0 = sN[sp]!;
       const t = lab + n0;
@@ -148,22 +167,33 @@ export class WordSet {
     return fuzzyWalk(this.#bytes, this.#root, this.#width, this.#maxLen, word, opts);
   }
 
-  /** A new set with `added` words inserted and `removed` words taken out (removal wins). */
+  /**
+   * A new set with `added` words inserted and `removed` words taken out (removal wins). The
+   * merge runs on bytes: the words of this set are never decoded.
+   */
   with(added: Iterable<string>, removed: Iterable<string> = []): WordSet {
-    const rm = new Set(removed);
-    const add = [...new Set(added)].filter((x) => !rm.has(x)).sort(compareUtf8);
-    if (add.length === 0 && rm.size === 0) return this;
-    const self = this;
-    function* merged(): Generator<string> {
-      let k = 0;
-      for (const w of self.prefixed('')) {
-        while (k < add.length && compareUtf8(add[k]!, w) < 0) yield add[k++]!;
-        if (k < add.length && add[k] === w) k++;
-        if (!rm.has(w)) yield w;
+    const rmSet = new Set(removed);
+    const add = [...new Set(added)].filter((x) => !rmSet.has(x)).map(utf8).sort(compareBytes);
+    const rm = [...rmSet].map(utf8).sort(compareBytes);
+    if (add.length === 0 && rm.length === 0) return this;
+    const builder = new WordSetBuilder();
+    const path = new Uint8Array(this.#maxLen + 1);
+    let k = 0;
+    let r = 0;
+    for (const len of this.#paths(this.#root, path, 0)) {
+      const word = path.subarray(0, len);
+      let c = -1;
+      while (k < add.length && (c = compareBytes(add[k]!, word)) < 0) {
+        builder.add(add[k]!, add[k]!.length);
+        k++;
       }
-      while (k < add.length) yield add[k++]!;
+      if (c === 0) k++;
+      while (r < rm.length && compareBytes(rm[r]!, word) < 0) r++;
+      if (r < rm.length && compareBytes(rm[r]!, word) === 0) continue;
+      builder.add(path, len);
     }
-    return WordSet.build(merged());
+    for (; k < add.length; k++) builder.add(add[k]!, add[k]!.length);
+    return new WordSet(builder.finish());
   }
 
   /** Encodes `s` into the scratch buffer; returns its byte length. */
@@ -178,43 +208,46 @@ export class WordSet {
 
   /** The state reached by bytes [0, len) of `key`, or -1. */
   #walk(key: Uint8Array, len: number): number {
-    const b = this.#bytes;
-    const w = this.#width;
     let a = this.#root;
-    for (let d = 0; d < len; d++) {
-      const h = b[a]!;
-      let n = h & COUNT_MASK;
-      let p = a + 1;
-      if (n === COUNT_ESCAPE) n += b[p++]!;
-      const c = key[d]!;
-      let i = -1;
-      if (n <= 16) {
-        for (let k = 0; k < n; k++) {
-          const l = b[p + k]!;
-          if (l >= c) {
-            if (l === c) i = k;
-            break;
-          }
-        }
-      } else {
-        let lo = 0;
-        let hi = n - 1;
-        while (lo <= hi) {
-          const mid = (lo + hi) >> 1;
-          const l = b[p + mid]!;
-          if (l < c) lo = mid + 1;
-          else if (l > c) hi = mid - 1;
-          else {
-            i = mid;
-            break;
-          }
+    for (let d = 0; d < len && a >= 0; d++) a = this.#child(a, key[d]!);
+    return a;
+  }
+
+  /** The target of the transition labelled `c` of the state at `a`, or -1. */
+  #child(a: number, c: number): number {
+    const b = this.#bytes;
+    const h = b[a]!;
+    let n = h & COUNT_MASK;
+    let p = a + 1;
+    if (n === COUNT_ESCAPE) n += b[p++]!;
+    let i = -1;
+    if (n <= 16) {
+      for (let k = 0; k < n; k++) {
+        const l = b[p + k]!;
+        if (l >= c) {
+          if (l === c) i = k;
+          break;
         }
       }
-      if (i < 0) return -1;
-      const t = p + n;
-      a = h & NEXT0 ? (i === 0 ? t + (n - 1) * w : readAddr(b, t + (i - 1) * w, w)) : readAddr(b, t + i * w, w);
+    } else {
+      let lo = 0;
+      let hi = n - 1;
+      while (lo <= hi) {
+        const mid = (lo + hi) >> 1;
+        const l = b[p + mid]!;
+        if (l < c) lo = mid + 1;
+        else if (l > c) hi = mid - 1;
+        else {
+          i = mid;
+          break;
+        }
+      }
     }
-    return a;
+    if (i < 0) return -1;
+    const w = this.#width;
+    const t = p + n;
+    if (h & NEXT0) return i === 0 ? t + (n - 1) * w : readAddr(b, t + (i - 1) * w, w);
+    return readAddr(b, t + i * w, w);
   }
 }
 
