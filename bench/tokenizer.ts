@@ -1,12 +1,12 @@
 // Throughput of Tokenizer.tokenize on the shared text datasets (not run by `npm test`):
-//   node --import tsx src/engine/tokenizer/throughput.bench.ts
+//   node --import tsx bench/tokenizer.ts
 // Prints words/s and MB/s per dataset (best of several rounds, after a warm-up), next to a bare
 // regex word count on the same texts: the machine is shared, so compare the two lines.
 
 import { readFileSync } from 'node:fs';
-import { Tokenizer } from './tokenizer.ts';
+import { Tokenizer } from '../src/engine/tokenizer/index.ts';
 
-const DATASETS = new URL('../../../../shared/datasets/', import.meta.url);
+const DATASETS = new URL('../../shared/datasets/', import.meta.url);
 
 function load(file: string, field: string): string[] {
   return readFileSync(new URL(file, DATASETS), 'utf8')

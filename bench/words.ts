@@ -1,12 +1,12 @@
 // Measures the word dictionary on the 275k English word list. Not a test.
-//   node --import tsx src/engine/words/bench-words.ts [path/to/words.txt]
+//   node --import tsx bench/words.ts [path/to/words.txt]
 // Default path: ../shared/datasets/words-english-275k/words.txt from the working directory.
 
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { WordSet, compareUtf8 } from './index.ts';
-import type { FuzzyOptions } from './index.ts';
+import { WordSet, compareUtf8 } from '../src/engine/words/index.ts';
+import type { FuzzyOptions } from '../src/engine/words/index.ts';
 
 const file = process.argv[2] ?? resolve(process.cwd(), '../shared/datasets/words-english-275k/words.txt');
 const text = readFileSync(file, 'utf8');
