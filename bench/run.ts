@@ -1,4 +1,4 @@
-// Benchmark runner: npm run bench -- <workload> [--keep] [--port N] [--out DIR]
+// Benchmark runner: npm run bench -- <workload> [--keep] [--port N] [--out DIR] [--engines a,b] [--max-queries N] [--index-without-search]
 // Starts a fresh Muninn server in a temp dir, runs the workload against it over HTTP,
 // samples the server's RSS and measures its db dir on disk. Never part of `npm test`.
 import fs from 'node:fs';
@@ -6,6 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { diskUsage } from './lib/disk.ts';
+import { ENGINE_NAMES } from './lib/engine-names.ts';
 import { makeRequest, makeWaitForTask } from './lib/http.ts';
 import { fmt, machine, table, writeJson, type BenchResult, type Figure } from './lib/report.ts';
 import { RssSampler, readMem } from './lib/rss.ts';
@@ -18,13 +19,24 @@ const benchDir = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(benchDir, '..');
 
 function usage(): string {
-  return `usage: npm run bench -- <workload> [--keep] [--port N] [--out DIR]\nworkloads: ${Object.keys(workloads).join(', ')}`;
+  return (
+    `usage: npm run bench -- <workload> [--keep] [--port N] [--out DIR] [--engines a,b] [--max-queries N] [--index-without-search]\n` +
+    `workloads: ${Object.keys(workloads).join(', ')}\nengines (search-*): ${ENGINE_NAMES.join(', ')}`
+  );
 }
 
 async function main(): Promise<number> {
   const { values, positionals } = parseArgs({
     allowPositionals: true,
-    options: { keep: { type: 'boolean', default: false }, port: { type: 'string' }, out: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    options: {
+      keep: { type: 'boolean', default: false },
+      port: { type: 'string' },
+      out: { type: 'string' },
+      engines: { type: 'string' },
+      'max-queries': { type: 'string' },
+      'index-without-search': { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h' },
+    },
   });
   if (values.help) {
     console.log(usage());
@@ -41,6 +53,17 @@ async function main(): Promise<number> {
     return 2;
   }
   const outDir = path.resolve(values.out ?? path.join(benchDir, 'out'));
+  const engines = values.engines?.split(',').map((e) => e.trim()).filter((e) => e !== '');
+  const unknown = engines?.filter((e) => !(ENGINE_NAMES as readonly string[]).includes(e)) ?? [];
+  if (unknown.length > 0) {
+    console.error(`unknown engine(s) ${unknown.join(', ')}; engines: ${ENGINE_NAMES.join(', ')}`);
+    return 2;
+  }
+  const maxQueries = values['max-queries'] === undefined ? undefined : Number(values['max-queries']);
+  if (maxQueries !== undefined && !(Number.isInteger(maxQueries) && maxQueries > 0)) {
+    console.error(`--max-queries must be a positive integer, got "${values['max-queries']}"`);
+    return 2;
+  }
 
   const tmp = makeTempDir();
   const dbPath = path.join(tmp, 'db');
@@ -90,6 +113,11 @@ async function main(): Promise<number> {
       memPhase: () => s.phase(),
       memOverall: () => s.overall(),
       disk: () => diskUsage(dbPath),
+      options: {
+        ...(engines ? { engines } : {}),
+        ...(maxQueries ? { maxQueries } : {}),
+        ...(values['index-without-search'] ? { indexWithoutSearch: true } : {}),
+      },
     };
     await workload.run(ctx);
 

@@ -87,3 +87,13 @@ export class RssSampler {
     clearInterval(this.#timer);
   }
 }
+
+/** Resets the kernel's VmHWM of a process (`echo 5 > /proc/<pid>/clear_refs`); false when not allowed. */
+export function resetHwm(pid: number): boolean {
+  try {
+    fs.writeFileSync(`/proc/${pid}/clear_refs`, '5');
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,6 +1,12 @@
 import { ingestCities } from './ingest-cities.ts';
+import { searchCities } from './search-cities.ts';
+import { searchCommedia } from './search-commedia.ts';
+import { searchEcommerce } from './search-ecommerce.ts';
+import { searchEmails } from './search-emails.ts';
+import { searchGames } from './search-games.ts';
+import { searchMovies } from './search-movies.ts';
 import type { Workload } from './types.ts';
 
-export const workloads: Record<string, Workload> = {
-  [ingestCities.name]: ingestCities,
-};
+export const workloads: Record<string, Workload> = Object.fromEntries(
+  [ingestCities, searchEcommerce, searchMovies, searchCities, searchCommedia, searchGames, searchEmails].map((w) => [w.name, w]),
+);

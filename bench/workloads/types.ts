@@ -40,6 +40,17 @@ export interface WorkloadContext {
   memOverall(): MemPeak;
   /** bytes on disk of the server's db dir now */
   disk(): DiskUsage;
+  /** runner options a workload may honour (`--engines`, `--max-queries`, `--index-without-search`) */
+  options?: WorkloadOptions;
+}
+
+export interface WorkloadOptions {
+  /** engines to run (search workloads); all when absent */
+  engines?: string[];
+  /** cap on the timed queries per query set (search workloads) */
+  maxQueries?: number;
+  /** search workloads: index into an engine whose search is not available yet, for the indexing figures */
+  indexWithoutSearch?: boolean;
 }
 
 export interface Workload {
