@@ -1,0 +1,117 @@
+// The search response (search.md §4, §5): which ranked documents to fetch, both pagination
+// modes, `maxTotalHits` capping and the exact key order.
+import { randomBytes } from 'node:crypto';
+import { DEFAULT_SEARCH_LIMIT, isPageMode, type SearchQuery } from './query-types.ts';
+import type { SearchHit } from './hits.ts';
+
+/** Which ranked documents to return, and whether the total must be exhaustive. */
+export interface SearchWindow {
+  offset: number;
+  limit: number;
+  /** Page mode: `totalHits` is exact (distinct and threshold applied to every candidate). */
+  exhaustive: boolean;
+}
+
+/** The ranked slice to compute: page mode or offset/limit, clamped by `maxTotalHits` (§5). */
+export function searchWindow(q: SearchQuery, maxTotalHits: number): SearchWindow {
+  let offset = q.offset;
+  let limit = q.limit;
+  const exhaustive = isPageMode(q);
+  if (exhaustive) {
+    const hitsPerPage = q.hitsPerPage ?? DEFAULT_SEARCH_LIMIT;
+    const page = q.page ?? 1;
+    // page 0 asks for no document at all
+    [offset, limit] = page === 0 ? [0, 0] : [(page - 1) * hitsPerPage, hitsPerPage];
+  }
+  offset = Math.min(offset, maxTotalHits);
+  limit = Math.min(limit, Math.max(0, maxTotalHits - offset));
+  return { offset, limit, exhaustive };
+}
+
+/** What the search produced, besides the hits. */
+export interface SearchOutcome {
+  hits: SearchHit[];
+  /** Matching documents (exact in page mode, an estimate otherwise), before the `maxTotalHits` cap. */
+  totalHits: number;
+  processingTimeMs: number;
+  facetDistribution?: Record<string, Record<string, number>>;
+  facetStats?: Record<string, { min: number; max: number }>;
+  /** The query embedding, shown with `retrieveVectors` (semantic / hybrid searches). */
+  queryVector?: number[];
+  /** Hits that came from the vector side (semantic / hybrid searches). */
+  semanticHitCount?: number;
+  /** Step → duration text, shown with `showPerformanceDetails`. */
+  performanceDetails?: Record<string, string>;
+}
+
+/** Index facts for the `Meili-Include-Metadata` header (§4.4). */
+export interface ResponseMetadata {
+  indexUid: string;
+  primaryKey: string | null;
+}
+
+export interface ResponseOptions {
+  /** The index setting `pagination.maxTotalHits`. */
+  maxTotalHits: number;
+  /** Defaults to a new UUID v7. */
+  requestUid?: string;
+  /** Present only when the request had `Meili-Include-Metadata: true|1`. */
+  metadata?: ResponseMetadata | null;
+}
+
+export type SearchResponse = Record<string, unknown>;
+
+/**
+ * The response body in the key order of §4.3: hits, query, queryVector?, processingTimeMs,
+ * pagination, facets?, requestUid, metadata?, performanceDetails?, semanticHitCount?.
+ */
+export function searchResponse(q: SearchQuery, outcome: SearchOutcome, options: ResponseOptions): SearchResponse {
+  const res: SearchResponse = { hits: outcome.hits, query: q.q ?? '' };
+  if (q.retrieveVectors && outcome.queryVector !== undefined) res.queryVector = outcome.queryVector;
+  res.processingTimeMs = Math.max(0, Math.floor(outcome.processingTimeMs));
+  const total = Math.min(outcome.totalHits, options.maxTotalHits);
+  if (isPageMode(q)) {
+    const hitsPerPage = q.hitsPerPage ?? DEFAULT_SEARCH_LIMIT;
+    res.hitsPerPage = hitsPerPage;
+    res.page = q.page ?? 1;
+    res.totalPages = hitsPerPage === 0 ? 0 : Math.ceil(total / hitsPerPage);
+    res.totalHits = total;
+  } else {
+    res.limit = q.limit;
+    res.offset = q.offset;
+    res.estimatedTotalHits = total;
+  }
+  if (q.facets !== null && q.facets.length > 0) {
+    if (outcome.facetDistribution !== undefined) res.facetDistribution = outcome.facetDistribution;
+    if (outcome.facetStats !== undefined) res.facetStats = outcome.facetStats;
+  }
+  res.requestUid = options.requestUid ?? uuidV7();
+  if (options.metadata) {
+    const m: Record<string, string> = { queryUid: uuidV7(), indexUid: options.metadata.indexUid };
+    if (options.metadata.primaryKey !== null) m.primaryKey = options.metadata.primaryKey;
+    res.metadata = m;
+  }
+  if (q.showPerformanceDetails) res.performanceDetails = outcome.performanceDetails ?? {};
+  if (outcome.semanticHitCount !== undefined) res.semanticHitCount = outcome.semanticHitCount;
+  return res;
+}
+
+/** A UUID v7 (RFC 9562): 48-bit Unix milliseconds, version 7, variant 10, random bits. */
+export function uuidV7(now: number = Date.now()): string {
+  const b = randomBytes(16);
+  let ms = Math.floor(now);
+  for (let i = 5; i >= 0; i--) {
+    b[i] = ms % 256;
+    ms = Math.floor(ms / 256);
+  }
+  b[6] = (b[6]! & 0x0f) | 0x70;
+  b[8] = (b[8]! & 0x3f) | 0x80;
+  const h = b.toString('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+}
+
+/** True when the `Meili-Include-Metadata` header asks for `metadata` (`true` or `1`, any case). */
+export function wantsMetadata(header: string | undefined): boolean {
+  const v = header?.trim().toLowerCase();
+  return v === 'true' || v === '1';
+}

@@ -1,0 +1,66 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { ApiError } from '../errors/index.ts';
+import { parseSearchBody, parseSearchParams } from './query.ts';
+import { filterIsUsed, rejectUnsupported } from './unsupported.ts';
+
+const soon = (what: string) => `Using ${what} is not supported by this version of Muninn yet.`;
+
+test('used parameters are refused with their own code', () => {
+  const cases: [Record<string, unknown>, string, string][] = [
+    [{ vector: [1], media: {} }, 'invalid_search_media_and_vector', 'Invalid request: both `media` and `vector` parameters are present.'],
+    [{ vector: [1, 2] }, 'missing_search_hybrid', 'Invalid request: missing `hybrid` parameter when `vector` or `media` are present.'],
+    [{ media: { image: 'x' } }, 'missing_search_hybrid', 'Invalid request: missing `hybrid` parameter when `vector` or `media` are present.'],
+    [{ hybrid: { embedder: 'default', semanticRatio: 0 } }, 'invalid_search_hybrid_query', soon('`hybrid`')],
+    [{ hybrid: { embedder: 'default' }, vector: [1] }, 'invalid_search_hybrid_query', soon('`hybrid`')],
+    [{ filter: 'genre = horror' }, 'invalid_search_filter', soon('`filter`')],
+    [{ filter: ['', ['a = 1']] }, 'invalid_search_filter', soon('`filter`')],
+    [{ filter: '_geoRadius(45, 9, 100)' }, 'invalid_search_filter', soon('`filter`')],
+    [{ filter: true }, 'invalid_search_filter', 'Invalid syntax for the filter parameter: `expected String, Array, found: true`.'],
+    [{ filter: [1] }, 'invalid_search_filter', 'Invalid syntax for the filter parameter: `expected String, [String], found: 1`.'],
+    [{ filter: [[{}]] }, 'invalid_search_filter', 'Invalid syntax for the filter parameter: `expected String, found: {}`.'],
+    [{ sort: ['price:asc'] }, 'invalid_search_sort', soon('`sort`')],
+    [{ sort: ['_geoPoint(45.4, 9.1):asc'] }, 'invalid_search_sort', soon('`sort` with `_geoPoint`')],
+    [{ distinct: 'sku' }, 'invalid_search_distinct', soon('`distinct`')],
+    [{ facets: ['genre'] }, 'invalid_search_facets', soon('`facets`')],
+    [{ facets: ['*'] }, 'invalid_search_facets', soon('`facets`')],
+    // Meilisearch reports the filter before sort, distinct and facets
+    [{ facets: ['genre'], sort: ['a:asc'], filter: 'a = 1' }, 'invalid_search_filter', soon('`filter`')],
+  ];
+  for (const [body, code, message] of cases) {
+    assert.throws(() => rejectUnsupported(parseSearchBody(body)), (err: unknown) => {
+      assert.ok(err instanceof ApiError);
+      assert.equal(err.code, code, JSON.stringify(body));
+      assert.equal(err.message, message);
+      return true;
+    });
+  }
+});
+
+test('present but empty parameters are accepted', () => {
+  const bodies: Record<string, unknown>[] = [
+    {},
+    { filter: null, sort: null, distinct: null, facets: null, hybrid: null, vector: null, media: null },
+    { filter: '' },
+    { filter: '   ' },
+    { filter: [] },
+    { filter: ['', [], ['  ']] },
+    { sort: [] },
+    { facets: [] },
+    // accepted and ignored (search.md §2)
+    { personalize: { userContext: 'x' }, useNetwork: true },
+    { retrieveVectors: true, showPerformanceDetails: true, locales: ['fr'], attributesToSearchOn: ['title'] },
+  ];
+  for (const body of bodies) assert.doesNotThrow(() => rejectUnsupported(parseSearchBody(body)), JSON.stringify(body));
+  assert.doesNotThrow(() => rejectUnsupported(parseSearchParams({ filter: '', facets: '' })));
+  // `sort=` is `[""]`, which Meilisearch rejects too (a sort syntax error there)
+  assert.throws(() => rejectUnsupported(parseSearchParams({ sort: '' })), /`sort`/);
+});
+
+test('filterIsUsed', () => {
+  assert.equal(filterIsUsed(null), false);
+  assert.equal(filterIsUsed('a = 1'), true);
+  assert.equal(filterIsUsed([['', 'b = 2']]), true);
+  assert.equal(filterIsUsed([[], '']), false);
+  assert.throws(() => filterIsUsed(12), /expected String, Array, found: 12/);
+});
