@@ -12,6 +12,7 @@ import { registerIndexRoutes } from './routes/indexes.ts';
 import { registerDocumentRoutes } from './routes/documents.ts';
 import { registerTaskRoutes } from './routes/tasks.ts';
 import { registerSettingsRoutes } from './routes/settings.ts';
+import { registerSearchRoutes } from './routes/search.ts';
 
 export interface AppOptions {
   instance: Instance;
@@ -90,6 +91,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   registerDocumentRoutes(app, ctx);
   registerTaskRoutes(app, ctx);
   registerSettingsRoutes(app, ctx);
+  registerSearchRoutes(app, ctx);
   await app.ready();
   return app;
 }
