@@ -21,25 +21,23 @@ export function bodyStream(req: FastifyRequest): Readable {
   }
 }
 
-/** Reads the whole body (bounded by `limit` bytes, counted on the wire). */
+/** Reads the whole body, bounded by `limit` decompressed bytes (as Meilisearch counts). */
 export async function readBodyBytes(req: FastifyRequest, limit: number, limitText: string): Promise<Buffer> {
-  let received = 0;
-  req.raw.on('data', (chunk: Buffer) => {
-    received += chunk.length;
-  });
   const chunks: Buffer[] = [];
   let total = 0;
   try {
     for await (const chunk of bodyStream(req)) {
-      if (received > limit) throw payloadTooLarge(limitText);
       total += (chunk as Buffer).length;
+      if (total > limit) throw payloadTooLarge(limitText);
       chunks.push(chunk as Buffer);
     }
   } catch (err) {
-    if (err instanceof ApiError) throw err;
+    if (err instanceof ApiError) {
+      req.raw.resume(); // drain the rest so the error reaches the client
+      throw err;
+    }
     throw new ApiError('bad_request', 'The provided payload is incomplete and cannot be parsed');
   }
-  if (received > limit) throw payloadTooLarge(limitText);
   return Buffer.concat(chunks, total);
 }
 

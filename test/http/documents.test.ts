@@ -120,6 +120,9 @@ describe('documents', () => {
         413,
         'The provided payload reached the size limit. The maximum accepted payload size is 1 KiB.',
       );
+      // every JSON body has the same limit
+      assertErrorBody(await small.fetch('POST', '/indexes', { body: { uid: 'x'.repeat(3000) } }), 'payload_too_large', 413);
+      assert.equal((await small.fetch('POST', '/indexes', { body: { uid: 'small' } })).status, 202);
     } finally {
       await small.close();
     }
