@@ -10,8 +10,12 @@ import { Extractor } from '../../engine/indexing/extract/extractor.ts';
 import { nowMicros } from '../../engine/time.ts';
 import { Aborted, type ProcessContext } from '../processors/context.ts';
 import { runBatch } from './run-batch.ts';
+import { lowerThreadPriority } from '../../engine/threads/priority.ts';
 import { enqueueCleanup } from './cleanup.ts';
 import { CONTROL_ABORT, type FromWorker, type SchedulerConfig, type ToWorker } from './messages.ts';
+
+// indexing must never slow the HTTP thread (search and enqueue latency)
+lowerThreadPriority();
 
 const config = workerData.config as SchedulerConfig;
 const control = new Int32Array(workerData.control as SharedArrayBuffer);

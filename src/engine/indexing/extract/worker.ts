@@ -2,9 +2,13 @@
 import fs from 'node:fs';
 import { workerData, type MessagePort } from 'node:worker_threads';
 import { EngineError } from '../../errors.ts';
+import { lowerThreadPriority } from '../../threads/priority.ts';
 import { fieldPaths } from '../../index/fields.ts';
 import { documentId } from '../../index/primary-key.ts';
 import { CHUNK_DOCS, CONSUMED, IN_FLIGHT, PRODUCED, STOP, type Chunk, type ExtractJob, type FromExtractor } from './protocol.ts';
+
+// indexing must never slow the HTTP thread (search and enqueue latency)
+lowerThreadPriority();
 
 const control = new Int32Array(workerData.control as SharedArrayBuffer);
 const port = workerData.port as MessagePort;
