@@ -1,3 +1,4 @@
+#!/usr/bin/env node
 // Composition root: options → data directory → HTTP server.
 import os from 'node:os';
 import { parseCli } from './cli/index.ts';

@@ -56,8 +56,9 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const port = opts.port ?? (await freePort());
   const masterKey = randomKey();
   // MUNINN_BENCH_ENTRY lets the runner be tried against a stand-in server script.
-  const entry = process.env.MUNINN_BENCH_ENTRY ?? 'src/main.ts';
-  const args = ['--import', 'tsx', entry, '--db-path', opts.dbPath, '--http-addr', `127.0.0.1:${port}`,
+  // The server runs as `npm start` does: the compiled dist/main.js (`npm run build` first).
+  const entry = process.env.MUNINN_BENCH_ENTRY ?? 'dist/main.js';
+  const args = [...(entry.endsWith('.ts') ? ['--import', 'tsx'] : []), entry, '--db-path', opts.dbPath, '--http-addr', `127.0.0.1:${port}`,
     '--no-analytics', '--master-key', masterKey];
   const t0 = nowMs();
   const child = spawn(process.execPath, args, { cwd: opts.repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });

@@ -4,6 +4,7 @@
 import { EventEmitter } from 'node:events';
 import { Worker } from 'node:worker_threads';
 import { Bitmap } from '../../engine/bitmap/index.ts';
+import { siblingModule, WORKER_BOOT } from '../../engine/threads/entry.ts';
 import type { ProcessingView } from '../queue.ts';
 import type { BatchProgress } from '../types.ts';
 import { CONTROL_ABORT, type FromWorker, type SchedulerConfig, type ToWorker } from './messages.ts';
@@ -36,9 +37,9 @@ export class Scheduler extends EventEmitter {
   /** Starts the worker and resolves once it is ready. */
   async start(): Promise<void> {
     if (!this.#opts.enabled) return;
-    const entry = new URL('./worker.ts', import.meta.url).href;
+    const entry = siblingModule('worker', import.meta.url);
     const { enabled: _enabled, log: _log, ...config } = this.#opts;
-    const worker = new Worker(new URL('../../engine/threads/worker-boot.mjs', import.meta.url), {
+    const worker = new Worker(WORKER_BOOT, {
       workerData: { entry, config: config satisfies SchedulerConfig, control: this.#control.buffer },
     });
     this.#worker = worker;

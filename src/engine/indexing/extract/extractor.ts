@@ -2,6 +2,7 @@
 // documents of a payload file, parsed on another core.
 import { MessageChannel, Worker, receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
 import { EngineError, type EngineErrorKind } from '../../errors.ts';
+import { siblingModule, WORKER_BOOT } from '../../threads/entry.ts';
 import { CONSUMED, CONTROL_WORDS, PRODUCED, STOP, type Chunk, type ExtractJob, type FromExtractor } from './protocol.ts';
 
 export interface ExtractedDocument {
@@ -20,8 +21,8 @@ export class Extractor {
   private constructor() {
     const { port1, port2 } = new MessageChannel();
     this.#port = port1;
-    this.#worker = new Worker(new URL('../../threads/worker-boot.mjs', import.meta.url), {
-      workerData: { entry: new URL('./worker.ts', import.meta.url).href, control: this.#control.buffer, port: port2 },
+    this.#worker = new Worker(WORKER_BOOT, {
+      workerData: { entry: siblingModule('worker', import.meta.url), control: this.#control.buffer, port: port2 },
       transferList: [port2],
     });
     this.#worker.unref();
