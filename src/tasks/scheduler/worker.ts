@@ -25,7 +25,7 @@ const post = (m: FromWorker) => port.postMessage(m);
 const queue = TaskQueue.open(path.join(config.dataDir, 'tasks'));
 const registry = new IndexRegistry(path.join(config.dataDir, 'indexes'), queue);
 const files = new UpdateFiles(path.join(config.dataDir, 'update_files'));
-const extractor = Extractor.start();
+let extractor = Extractor.start();
 
 let wakeUp: (() => void) | null = null;
 let woken = true;
@@ -90,6 +90,11 @@ async function loop(): Promise<void> {
       },
     };
     try {
+      if (extractor.dead) {
+        await extractor.close().catch(() => undefined);
+        extractor = Extractor.start();
+        ctx.extractor = extractor;
+      }
       const { result } = await runBatch(plan, ctx);
       post({ type: 'finished', batchUid, indexUids: result.indexUids });
     } catch (err) {

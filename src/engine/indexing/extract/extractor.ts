@@ -3,7 +3,7 @@
 import { MessageChannel, Worker, receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
 import { EngineError, type EngineErrorKind } from '../../errors.ts';
 import { siblingModule, WORKER_BOOT } from '../../threads/entry.ts';
-import { CONSUMED, CONTROL_WORDS, PRODUCED, STOP, type Chunk, type ExtractJob, type FromExtractor } from './protocol.ts';
+import { CONSUMED, CONTROL_WORDS, HEARTBEAT, PRODUCED, SILENCE_LIMIT_MS, STOP, type Chunk, type ExtractJob, type FromExtractor } from './protocol.ts';
 
 export interface ExtractedDocument {
   id: string;
@@ -17,6 +17,7 @@ export class Extractor {
   readonly #port: MessagePort;
   readonly #control = new Int32Array(new SharedArrayBuffer(4 * CONTROL_WORDS));
   #jobId = 0;
+  #dead = false;
 
   private constructor() {
     const { port1, port2 } = new MessageChannel();
@@ -64,9 +65,11 @@ export class Extractor {
     }
   }
 
-  /** Blocks until the next message of this job arrives. */
+  /** Blocks until the next message of this job arrives; fails if the extractor falls silent. */
   #next(jobId: number, shouldAbort: () => boolean): FromExtractor {
     const c = this.#control;
+    let beat = Atomics.load(c, HEARTBEAT);
+    let lastBeatAt = Date.now();
     for (;;) {
       if (shouldAbort()) throw new ExtractionStopped();
       const got = receiveMessageOnPort(this.#port);
@@ -78,7 +81,21 @@ export class Extractor {
         continue;
       }
       Atomics.wait(c, PRODUCED, Atomics.load(c, PRODUCED), 20);
+      const now = Atomics.load(c, HEARTBEAT);
+      if (now !== beat) {
+        beat = now;
+        lastBeatAt = Date.now();
+      } else if (Date.now() - lastBeatAt > SILENCE_LIMIT_MS) {
+        // the thread died (its exit event cannot reach us while we wait synchronously)
+        this.#dead = true;
+        throw new EngineError('internal', 'the document extractor thread stopped responding', { prefixed: false });
+      }
     }
+  }
+
+  /** True once the thread is known to be gone: the owner starts a new extractor. */
+  get dead(): boolean {
+    return this.#dead;
   }
 
   async close(): Promise<void> {

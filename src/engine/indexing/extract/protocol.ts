@@ -11,7 +11,11 @@
 export const PRODUCED = 0;
 export const CONSUMED = 1;
 export const STOP = 2;
+/** bumped by the extractor as it works: the writer's proof that the thread is alive */
+export const HEARTBEAT = 3;
 export const CONTROL_WORDS = 4;
+/** with no heartbeat for this long, the writer gives up on the extractor */
+export const SILENCE_LIMIT_MS = 60_000;
 export const IN_FLIGHT = 8;
 export const CHUNK_DOCS = 2048;
 

@@ -5,7 +5,7 @@ import { EngineError } from '../../errors.ts';
 import { lowerThreadPriority } from '../../threads/priority.ts';
 import { fieldPaths } from '../../index/fields.ts';
 import { documentId } from '../../index/primary-key.ts';
-import { CHUNK_DOCS, CONSUMED, IN_FLIGHT, PRODUCED, STOP, type Chunk, type ExtractJob, type FromExtractor } from './protocol.ts';
+import { CHUNK_DOCS, CONSUMED, HEARTBEAT, IN_FLIGHT, PRODUCED, STOP, type Chunk, type ExtractJob, type FromExtractor } from './protocol.ts';
 
 // indexing must never slow the HTTP thread (search and enqueue latency)
 lowerThreadPriority();
@@ -29,6 +29,7 @@ function send(m: FromExtractor, transfer: ArrayBuffer[]): boolean {
     if (Atomics.load(control, STOP) !== 0) return false;
     const consumed = Atomics.load(control, CONSUMED);
     if (Atomics.load(control, PRODUCED) - consumed < IN_FLIGHT) break;
+    Atomics.add(control, HEARTBEAT, 1);
     Atomics.wait(control, CONSUMED, consumed, 50);
   }
   port.postMessage(m, transfer);
@@ -91,6 +92,7 @@ function run(job: ExtractJob): void {
       pending.newShapes.push([shape, [...paths]]);
     }
     pending.push(id, data, start, end, shape);
+    if ((pending.ids.length & 255) === 0) Atomics.add(control, HEARTBEAT, 1);
     return pending.ids.length < CHUNK_DOCS || flush(false);
   };
   const fd = fs.openSync(job.file, 'r');
@@ -99,6 +101,7 @@ function run(job: ExtractJob): void {
     let carry: Buffer | null = null;
     for (;;) {
       if (Atomics.load(control, STOP) !== 0) return;
+      Atomics.add(control, HEARTBEAT, 1);
       const n = fs.readSync(fd, buf, 0, READ, null);
       if (n === 0) break;
       let data = buf.subarray(0, n);
