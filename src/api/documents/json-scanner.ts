@@ -1,7 +1,9 @@
 // Streaming scanner for `application/json` and `application/x-ndjson` payloads. It checks the
 // bytes as Meilisearch's serde_json code does (same reasons and positions) and copies each
 // top-level document, minus insignificant whitespace, to an OutputBuffer followed by `\n`:
-// numbers and strings keep their exact source text.
+// numbers and strings keep their exact source text. Plain documents that end inside the chunk
+// are taken whole by a faster scan (DocumentRun, json-grammar.ts); this state machine does the
+// rest: documents across chunks, errors and their exact positions, and the single-object case.
 //
 // Grammars mimicked: serde's `ignore_value` for array elements and NDJSON values (Meilisearch
 // reads them as RawValue, then re-reads their top-level keys with RawMap), and the full
@@ -9,8 +11,8 @@
 // commas, number range, surrogate escapes and its nesting limit (127).
 import { malformedJson } from './messages.ts';
 import * as R from './json-grammar.ts';
-import { STRING_STOP, VALUE_END, hexValue } from './json-grammar.ts';
-import { ARR, DOC_BAD_ELEMENT, DOC_WRITTEN, JsonScannerState, OBJ } from './json-state.ts';
+import { STRING_STOP, VALUE_END, hexValue, stringEnd } from './json-grammar.ts';
+import { ARR, DOC_BAD_ELEMENT, DOC_WRITTEN, EMPTY, JsonScannerState, OBJ } from './json-state.ts';
 
 // States; the structural ones (whitespace skipped before the next token) come first.
 const enum S {
@@ -50,7 +52,6 @@ const enum S {
 }
 
 const MAX_STRICT_DEPTH = 127;
-const EMPTY = Buffer.alloc(0);
 
 export class JsonScanner extends JsonScannerState {
   feed(buf: Buffer): void {
@@ -87,10 +88,8 @@ export class JsonScanner extends JsonScannerState {
       switch (state) {
         case S.STR:
         case S.KEY:
-          while (STRING_STOP[c] === 0) {
-            if (++i === n) break outer;
-            c = buf[i]!;
-          }
+          if (STRING_STOP[c] === 0 && (i = stringEnd(buf, i, n)) === n) break outer;
+          c = buf[i]!;
           if (c === 34) {
             i++;
             if (strict && bad < base + i) this.failUtf8(this.savings);
@@ -275,25 +274,35 @@ export class JsonScanner extends JsonScannerState {
           }
           continue;
         case S.TOP:
-          if (!this.ndjson && c === 91) {
-            state = S.TOP_ARR_FIRST;
+        case S.TOP_ARR_FIRST:
+        case S.TOP_ARR_NEXT:
+          if (c === 123 && base + i < bad && (state !== S.TOP || this.ndjson)) {
+            const run = this.run; // whole documents at once, if plain (and before invalid UTF-8)
+            const j = run.scan(buf, i, Math.min(n, bad - base));
+            if (j > i) {
+              i = j;
+              this.count += run.documents;
+              nl += run.newlines;
+              if (run.lastNewline >= 0) lastNl = base + run.lastNewline;
+              state = this.ndjson ? S.TOP : run.afterDocument ? S.TOP_ARR_AFTER : S.TOP_ARR_NEXT;
+              continue;
+            }
+          }
+          if (state === S.TOP) {
+            if (!this.ndjson && c === 91) {
+              state = S.TOP_ARR_FIRST;
+              i++;
+              continue;
+            }
+            strict = this.strict = !this.ndjson;
+          } else if (c === 93) {
+            if (state === S.TOP_ARR_NEXT) this.fail(R.TRAILING_COMMA, i + 1);
+            state = S.IGNORE_REST;
             i++;
             continue;
           }
-          strict = this.strict = !this.ndjson;
           this.startDocument(c, i, nl);
           state = S.VALUE;
-          continue;
-        case S.TOP_ARR_FIRST:
-        case S.TOP_ARR_NEXT:
-          if (c !== 93) {
-            this.startDocument(c, i, nl);
-            state = S.VALUE;
-            continue;
-          }
-          if (state === S.TOP_ARR_NEXT) this.fail(R.TRAILING_COMMA, i + 1);
-          state = S.IGNORE_REST;
-          i++;
           continue;
         case S.TOP_ARR_AFTER:
           if (c === 44) state = S.TOP_ARR_NEXT;
@@ -340,6 +349,7 @@ export class JsonScanner extends JsonScannerState {
   /** The payload is complete: fails on an unfinished value. */
   end(): void {
     for (;;) {
+      if (this.state >= S.STR && this.state <= S.SUR_U) return this.fail(R.EOF_STRING, 0);
       switch (this.state) {
         case S.TOP:
           if (!this.ndjson) this.fail(R.EOF_VALUE, 0);
@@ -375,13 +385,6 @@ export class JsonScanner extends JsonScannerState {
         case S.OBJ_COLON:
         case S.OBJ_AFTER:
           return this.fail(R.EOF_OBJECT, 0);
-        case S.STR:
-        case S.KEY:
-        case S.ESC:
-        case S.HEX:
-        case S.SUR_BS:
-        case S.SUR_U:
-          return this.fail(R.EOF_STRING, 0);
         default: // VALUE, ARR_NEXT, LIT, TOP_ARR_NEXT
           return this.fail(R.EOF_VALUE, 0);
       }

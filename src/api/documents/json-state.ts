@@ -5,7 +5,7 @@
 import { DATA_ERROR, malformedJson } from './messages.ts';
 import type { OutputBuffer } from './out-buffer.ts';
 import * as R from './json-grammar.ts';
-import { numberOverflow } from './json-grammar.ts';
+import { DocumentRun, numberOverflow } from './json-grammar.ts';
 import { Utf8Checker } from './utf8.ts';
 
 export const OBJ = 1;
@@ -14,7 +14,7 @@ export const DOC_WRITTEN = 0;
 export const DOC_BAD_ELEMENT = 1;
 export const DOC_SCALAR_END = 2;
 
-const EMPTY = Buffer.alloc(0);
+export const EMPTY = Buffer.alloc(0);
 
 class JsonPositions {
   protected readonly format: 'json' | 'ndjson';
@@ -107,10 +107,13 @@ export class JsonScannerState extends JsonPositions {
   protected litIndex = 0;
   protected numPrefix = ''; // the part read in previous chunks of a number whose range is checked
 
+  protected readonly run: DocumentRun;
+
   constructor(format: 'json' | 'ndjson', out: OutputBuffer) {
     super(format);
     this.ndjson = format === 'ndjson';
     this.out = out;
+    this.run = new DocumentRun(out, !this.ndjson);
   }
 
   protected startDocument(c: number, i: number, newlines: number): void {

@@ -87,6 +87,31 @@ test('compressed bodies are decoded while streaming', async () => {
   }
 });
 
+test('many output blocks: written in the background in order, the file is complete', async () => {
+  // about 13 MB of output: more blocks than are queued at once, and more than one background datasync
+  const docs = Array.from({ length: 60_000 }, (_, i) => JSON.stringify({ id: i, text: `document ${i} `.repeat(20), n: [i, -i / 7] }));
+  const expected = docs.join('\n') + '\n';
+  for (const [format, payload] of [
+    ['ndjson', expected],
+    ['json', `[${docs.join(',')}]`],
+  ] as const) {
+    for (const size of [65_536, 1_000_003]) {
+      const args = input(format, chunks(Buffer.from(payload), size));
+      const result = await writeDocumentsPayload(args);
+      assert.deepEqual(result, { documentsCount: docs.length, bytesWritten: Buffer.byteLength(expected) });
+      assert.ok(readFileSync(args.outPath).equals(Buffer.from(expected)), `${format} in chunks of ${size}`);
+    }
+  }
+  // a parse error far into the payload: no partial file is left
+  const args = input('ndjson', chunks(Buffer.from(`${expected}{"id": x}`), 65_536));
+  await expectApiError(
+    writeDocumentsPayload(args),
+    'malformed_payload',
+    `The \`ndjson\` payload provided is malformed. \`Couldn't serialize document value: expected value at line ${docs.length + 1} column 8\`.`,
+  );
+  assert.equal(existsSync(args.outPath), false);
+});
+
 test('missing payload, per format; the file is removed', async () => {
   for (const format of ['json', 'ndjson', 'csv'] as const) {
     const args = input(format, chunks(Buffer.alloc(0), 1));

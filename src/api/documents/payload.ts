@@ -30,13 +30,73 @@ export interface DocumentsPayloadInput {
   outPath: string;
 }
 
-async function writeAll(file: FileHandle, blocks: Buffer[]): Promise<void> {
-  for (const block of blocks) {
-    let offset = 0;
-    while (offset < block.length) {
-      const { bytesWritten } = await file.write(block, offset, block.length - offset);
-      offset += bytesWritten;
+/** Bytes written between two background datasyncs; output blocks queued for writing at most. */
+const SYNC_EVERY = 4 << 20;
+const MAX_QUEUED = 4;
+
+/**
+ * Writes the output blocks in the background while the parser reads on (at most MAX_QUEUED
+ * blocks waiting or being written), and flushes them to disk as it goes so that the final
+ * fsync has little left to do.
+ */
+class BlockWriter {
+  private tail: Promise<void> = Promise.resolve();
+  private queued: Promise<void>[] = [];
+  private error: unknown = null;
+  private syncing: Promise<void> | null = null;
+  private unsynced = 0;
+
+  constructor(private readonly file: FileHandle) {}
+
+  /** Queues the blocks, first waiting while too many are queued; throws the first write error. */
+  async write(blocks: Buffer[]): Promise<void> {
+    for (const block of blocks) {
+      while (this.queued.length >= MAX_QUEUED) await this.queued.shift();
+      this.check();
+      const done = this.tail.then(() => (this.error === null ? this.writeBlock(block) : undefined));
+      this.tail = done;
+      this.queued.push(done);
     }
+  }
+
+  /** Waits for the queued blocks; throws the first write error. */
+  async flush(): Promise<void> {
+    await this.tail;
+    this.queued = [];
+    this.check();
+  }
+
+  /** Waits for everything, then fsyncs the file. */
+  async sync(): Promise<void> {
+    await this.flush();
+    await this.syncing;
+    this.check(); // Linux reports a writeback error only once: a failed datasync must fail here
+    await this.file.sync();
+  }
+
+  private check(): void {
+    if (this.error !== null) throw this.error;
+  }
+
+  private async writeBlock(block: Buffer): Promise<void> {
+    try {
+      let offset = 0;
+      while (offset < block.length) {
+        const { bytesWritten } = await this.file.write(block, offset, block.length - offset);
+        offset += bytesWritten;
+      }
+    } catch (error) {
+      this.error ??= error;
+      return;
+    }
+    OutputBuffer.recycle(block);
+    this.unsynced += block.length;
+    if (this.unsynced < SYNC_EVERY || this.syncing !== null) return;
+    this.unsynced = 0;
+    this.syncing = this.file.datasync().then(
+      () => void (this.syncing = null),
+      (error: unknown) => void ((this.error ??= error), (this.syncing = null)),
+    );
   }
 }
 
@@ -51,6 +111,7 @@ export async function writeDocumentsPayload(
   let done = false;
   try {
     const out = new OutputBuffer();
+    const writer = new BlockWriter(file);
     const parser = input.format === 'csv' ? new CsvConverter(input.delimiter, out) : new JsonScanner(input.format, out);
     const body = openBody(input.body, input.contentEncoding);
     let received = 0;
@@ -69,16 +130,18 @@ export async function writeDocumentsPayload(
           parseError = error;
           continue;
         }
-        await writeAll(file, out.takeFull());
+        await writer.write(out.takeFull());
       }
     } finally {
       body.release();
+      await writer.flush().catch(() => {}); // no write left running when the file is closed
     }
+    await writer.flush(); // a failed write comes first (written in step, it stopped the reading)
     if (received === 0) throw missingPayload(input.format);
     if (parseError !== null) throw parseError;
     parser.end();
-    await writeAll(file, out.takeAll());
-    await file.sync();
+    await writer.write(out.takeAll());
+    await writer.sync();
     done = true;
     return { documentsCount: parser.count, bytesWritten: out.bytes };
   } finally {
