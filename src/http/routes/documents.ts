@@ -20,7 +20,7 @@ import { selectFields } from '../../engine/index/fields.ts';
 import type { Index } from '../../engine/index/index.ts';
 import type { TaskKind } from '../../tasks/types.ts';
 import type { HttpContext } from '../app.ts';
-import { storedSettings } from '../../tasks/processors/index-operation.ts';
+import { storedSettings } from '../../tasks/index-settings.ts';
 import { readJson } from '../body.ts';
 import { indexParam, query, requireIndex } from './indexes.ts';
 

@@ -15,7 +15,7 @@ import {
   type SearchQuery,
 } from '../../api/search/index.ts';
 import { Tokenizer } from '../../engine/tokenizer/index.ts';
-import { storedSettings } from '../../tasks/processors/index-operation.ts';
+import { storedSettings } from '../../tasks/index-settings.ts';
 import type { HttpContext } from '../app.ts';
 import { readJson } from '../body.ts';
 import { indexParam, query, requireIndex } from './indexes.ts';

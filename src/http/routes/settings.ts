@@ -13,7 +13,7 @@ import {
   type SettingsPatch,
 } from '../../api/settings/index.ts';
 import { summarizedTaskView } from '../../api/tasks/views.ts';
-import { storedSettings } from '../../tasks/processors/index-operation.ts';
+import { storedSettings } from '../../tasks/index-settings.ts';
 import type { HttpContext } from '../app.ts';
 import { readJson } from '../body.ts';
 import { indexParam, requireIndex } from './indexes.ts';

@@ -6,7 +6,8 @@ import { ExtractionStopped } from '../../engine/indexing/extract/extractor.ts';
 import type { Index } from '../../engine/index/index.ts';
 import type { AppliedTask } from '../../engine/index/layout.ts';
 import type { Task, TaskKind } from '../types.ts';
-import { applyPatch, checkSettingsAgainstIndex, defaultSettings, type Settings, type SettingsPatch } from '../../api/settings/index.ts';
+import { applyPatch, checkSettingsAgainstIndex, type SettingsPatch } from '../../api/settings/index.ts';
+import { storedSettings } from '../index-settings.ts';
 import { Aborted, failed, indexNotFound, succeeded, type BatchResult, type ProcessContext } from './context.ts';
 
 const PROGRESS_EVERY = 4096;
@@ -140,9 +141,4 @@ export async function processIndexDeletion(indexUid: string, tasks: Task[], ctx:
     commit: () => ctx.queue.removeIndex(indexUid),
     after: () => ctx.registry.destroy(uuid),
   };
-}
-
-/** The settings of an index (defaults until a settings task has run). */
-export function storedSettings(index: Index): Settings {
-  return (index.getMain('settings') as Settings | undefined) ?? defaultSettings();
 }
