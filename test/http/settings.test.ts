@@ -111,3 +111,47 @@ describe('settings', () => {
     );
   });
 });
+
+describe('fields', () => {
+  test('every field with what the settings make of it', async () => {
+    const uid = uniqueIndex('fields');
+    await t.client.index(uid).addDocuments([{ id: 1, title: 't', genre: 'g', price: 3, info: { year: 2000 } }]).waitTask();
+    const task = await t.client
+      .index(uid)
+      .updateSettings({
+        displayedAttributes: ['id', 'title'],
+        searchableAttributes: ['title'],
+        sortableAttributes: ['price'],
+        distinctAttribute: 'genre',
+        rankingRules: ['words', 'price:desc'],
+        filterableAttributes: ['genre', { attributePatterns: ['info.*'], features: { facetSearch: false, filter: { equality: true, comparison: true } } }],
+      })
+      .waitTask();
+    assert.equal(task.status, 'succeeded', JSON.stringify(task.error));
+    const res = await t.fetch('POST', `/indexes/${uid}/fields`, { body: {} });
+    assert.equal(res.status, 200);
+    assert.deepEqual(res.body.results.map((f: any) => f.name), ['id', 'title', 'genre', 'price', 'info', 'info.year']);
+    assert.equal(res.body.total, 6);
+    const price = res.body.results.find((f: any) => f.name === 'price');
+    assert.deepEqual(price, {
+      name: 'price',
+      displayed: { enabled: false },
+      searchable: { enabled: false },
+      sortable: { enabled: true },
+      distinct: { enabled: false },
+      rankingRule: { enabled: true, order: 'desc' },
+      filterable: { enabled: false, sortBy: 'alpha', facetSearch: false, equality: false, comparison: false },
+      localized: { locales: [] },
+    });
+    const year = res.body.results.find((f: any) => f.name === 'info.year');
+    assert.deepEqual(year.filterable, { enabled: true, sortBy: 'alpha', facetSearch: false, equality: true, comparison: true });
+    const genre = res.body.results.find((f: any) => f.name === 'genre');
+    assert.deepEqual([genre.distinct, genre.filterable.facetSearch], [{ enabled: true }, true]);
+    const filtered = await t.fetch('POST', `/indexes/${uid}/fields`, { body: { filter: { displayed: true }, limit: 1 } });
+    assert.deepEqual([filtered.body.results.map((f: any) => f.name), filtered.body.total, filtered.body.limit], [['id'], 2, 1]);
+    const patterns = await t.fetch('POST', `/indexes/${uid}/fields`, { body: { filter: { attributePatterns: ['ti*'] } } });
+    assert.deepEqual(patterns.body.results.map((f: any) => f.name), ['title']);
+    assertErrorBody(await t.fetch('POST', `/indexes/${uid}/fields`, { body: { filter: { displayed: 'yes' } } }), 'invalid_index_fields_filter_displayed', 400);
+    assertErrorBody(await t.fetch('POST', '/indexes/nope_fields/fields', { body: {} }), 'index_not_found', 404);
+  });
+});

@@ -19,6 +19,8 @@ import type { TaskKind } from '../../tasks/types.ts';
 import type { HttpContext } from '../app.ts';
 import { readJson } from '../body.ts';
 import { parseUpdateIndex } from '../../api/indexes/index.ts';
+import { fieldsPage, parseFieldsQuery } from '../../api/indexes/fields.ts';
+import { storedSettings } from '../../tasks/index-settings.ts';
 
 export function query(req: FastifyRequest): RawQuery {
   const i = req.url.indexOf('?');
@@ -93,6 +95,13 @@ export function registerIndexRoutes(app: FastifyInstance, ctx: HttpContext): voi
     const opts = parseStatsQuery(query(req));
     const index = requireIndex(ctx, uid);
     return indexStatsView(indexStats(ctx, uid, index), opts);
+  });
+
+  app.post('/indexes/:indexUid/fields', { config: { auth: { action: 'fields.post', indexParam: 'indexUid' } } }, async (req) => {
+    const uid = indexParam(req);
+    const q = parseFieldsQuery(await readJson(req, { limit: ctx.payloadLimit, limitText: ctx.payloadLimitText, required: false }));
+    const index = requireIndex(ctx, uid);
+    return fieldsPage(index.fieldsOrder(), storedSettings(index), q);
   });
 
   app.post('/swap-indexes', { config: { auth: { action: 'indexes.swap' } } }, async (req, reply) => {
