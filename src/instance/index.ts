@@ -57,7 +57,11 @@ export class Instance {
       cleanup: { maxTasks: options.taskQueue?.maxTasks ?? 1_000_000, deleteCount: options.taskQueue?.deleteCount ?? 100_000 },
       log: (level, message) => options.log?.(level, message),
     });
-    this.scheduler.on('finished', () => this.queue.env.refresh());
+    this.scheduler.on('finished', () => {
+      this.queue.env.refresh();
+      // the writer deletes index directories: let go of ours so their files are really freed
+      this.indexes.closeUnmapped().catch((err) => options.log?.('error', `closing deleted indexes: ${String(err)}`));
+    });
   }
 
   /** Opens the data directory, repairs what a crash may have left, and starts the scheduler. */

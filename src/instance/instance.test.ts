@@ -61,3 +61,23 @@ test('past 40 % of the task database only freeing tasks are accepted', async () 
     fs.rmSync(dbPath, { recursive: true, force: true });
   }
 });
+
+test('handles of deleted indexes are closed on the reading side', async () => {
+  const dbPath = tmp();
+  const instance = await Instance.open({ dbPath, masterKey: null, maxBatchedTasks: Infinity, maxBatchedBytes: 1e9, payloadSizeLimit: 1e8 });
+  try {
+    for (let i = 0; i < 5; i++) {
+      await instance.register({ indexUid: `i${i}`, kind: { kind: 'indexCreation', primaryKey: null }, details: { primaryKey: null } });
+    }
+    await waitIdle(instance);
+    for (let i = 0; i < 5; i++) assert.ok(instance.indexes.get(`i${i}`));
+    assert.equal(instance.indexes.openCount, 5);
+    for (let i = 0; i < 5; i++) await instance.register({ indexUid: `i${i}`, kind: { kind: 'indexDeletion' }, details: { deletedDocuments: null } });
+    await waitIdle(instance);
+    await new Promise((r) => setTimeout(r, 50));
+    assert.equal(instance.indexes.openCount, 0);
+  } finally {
+    await instance.close();
+    fs.rmSync(dbPath, { recursive: true, force: true });
+  }
+});

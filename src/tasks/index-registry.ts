@@ -57,6 +57,17 @@ export class IndexRegistry {
     fs.rmSync(path.join(this.#dir, uuid), { recursive: true, force: true });
   }
 
+  /** Closes handles of indexes no mapping points to any more (deleted or swapped away by the writer). */
+  async closeUnmapped(): Promise<void> {
+    const mapped = new Set(this.#queue.indexUids().map((uid) => this.#queue.indexUuid(uid)));
+    for (const uuid of [...this.#open.keys()]) if (!mapped.has(uuid)) await this.forget(uuid);
+  }
+
+  /** How many index environments this registry holds open. */
+  get openCount(): number {
+    return this.#open.size;
+  }
+
   /** Removes directories that no mapping points to (left by a crash between two commits). */
   removeOrphans(): string[] {
     const known = new Set(this.#queue.indexUids().map((uid) => this.#queue.indexUuid(uid)));
