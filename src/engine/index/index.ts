@@ -2,7 +2,30 @@
 // Reads are public here; writes go through engine/indexing.
 import { Env, type Table } from '../store/index.ts';
 import { bitmapFrom, type Bitmap } from '../bitmap/index.ts';
-import { DOCUMENTS, EXTERNAL_IDS, MAIN, type IndexMeta, type MainValues } from './layout.ts';
+import {
+  DOCUMENTS,
+  EXACT_WORD_DOCIDS,
+  EXTERNAL_IDS,
+  FID_WORD_COUNT_DOCIDS,
+  MAIN,
+  WORD_DOCIDS,
+  WORD_FID_DOCIDS,
+  WORD_PAIR_PROXIMITY_DOCIDS,
+  WORD_POSITION_DOCIDS,
+  type IndexMeta,
+  type MainValues,
+} from './layout.ts';
+import { WordSet } from '../words/index.ts';
+
+/** The search tables of an index (docs/decisions/0002). */
+export interface SearchTables {
+  words: Table<string, Uint8Array>;
+  exactWords: Table<string, Uint8Array>;
+  wordFid: Table<[string, number], Uint8Array>;
+  wordPosition: Table<[string, number], Uint8Array>;
+  wordPairProximity: Table<[number, string, string], Uint8Array>;
+  fidWordCount: Table<[number, number], Uint8Array>;
+}
 
 export interface IndexStats {
   numberOfDocuments: number;
@@ -21,12 +44,29 @@ export class Index {
   readonly main: Table<keyof MainValues, MainValues[keyof MainValues]>;
   readonly externalIds: Table<string, number>;
   readonly documents: Table<number, Uint8Array>;
+  readonly search: SearchTables;
 
   private constructor(env: Env) {
     this.env = env;
     this.main = env.table(MAIN);
     this.externalIds = env.table(EXTERNAL_IDS);
     this.documents = env.table(DOCUMENTS);
+    this.search = {
+      words: env.table(WORD_DOCIDS),
+      exactWords: env.table(EXACT_WORD_DOCIDS),
+      wordFid: env.table(WORD_FID_DOCIDS),
+      wordPosition: env.table(WORD_POSITION_DOCIDS),
+      wordPairProximity: env.table(WORD_PAIR_PROXIMITY_DOCIDS),
+      fidWordCount: env.table(FID_WORD_COUNT_DOCIDS),
+    };
+  }
+
+  /** Every indexed word (normal and exact-only sets), as stored by the last batch. */
+  wordSets(): { words: WordSet; exactWords: WordSet } {
+    const words = this.getMain('words');
+    const exact = this.getMain('exactWords');
+    const set = (bytes: Uint8Array | undefined) => (bytes && bytes.length > 0 ? WordSet.fromBytes(bytes) : WordSet.build([]));
+    return { words: set(words), exactWords: set(exact) };
   }
 
   /** Opens the index stored in `dir`; `create` writes a fresh one when none is there. */

@@ -5,6 +5,7 @@
 import { Bitmap, bitmapBytes } from '../bitmap/index.ts';
 import { EngineError } from '../errors.ts';
 import { parseDocument, type Index } from '../index/index.ts';
+import { SearchIndexWriter, type SearchConfig } from './search-writer.ts';
 import { fieldPaths } from '../index/fields.ts';
 import { documentId, inferPrimaryKey } from '../index/primary-key.ts';
 
@@ -35,10 +36,14 @@ export class DocumentsWriter {
   /** When the index starts the batch empty, ids written by this batch are all the ids there are. */
   readonly #emptyAtStart: boolean;
   readonly #knownIds = new Map<string, number>();
+  /** field path → field id (its rank in the field order) */
+  #fids: Map<string, number>;
+  readonly #search: SearchIndexWriter | null;
   /** ids added to #knownIds since the last checkpoint (removed again on rollback) */
   #addedIds: string[] = [];
 
-  constructor(index: Index) {
+  /** Without `search`, only documents are written (no search tables). */
+  constructor(index: Index, search?: SearchConfig) {
     this.index = index;
     const used = index.usedIds();
     const max = used.size === 0 ? -1 : used.maximum();
@@ -57,6 +62,8 @@ export class DocumentsWriter {
       primaryKey: index.meta().primaryKey,
     };
     this.#fieldSet = new Set(this.#s.fieldsOrder);
+    this.#fids = new Map(this.#s.fieldsOrder.map((f, i) => [f, i]));
+    this.#search = search ? new SearchIndexWriter(index, search, (path) => this.#fids.get(path)!) : null;
     this.#emptyAtStart = used.size === 0;
   }
 
@@ -76,6 +83,8 @@ export class DocumentsWriter {
     this.#addedIds = [];
     this.#s = state;
     this.#fieldSet = new Set(state.fieldsOrder);
+    this.#fids = new Map(state.fieldsOrder.map((f, i) => [f, i]));
+    this.#search?.discard();
   }
 
   /**
@@ -124,15 +133,17 @@ export class DocumentsWriter {
         this.#addedIds.push(extId);
       }
       this.#storeRaw(id, json ?? Buffer.from(JSON.stringify(parsed)), paths);
+      this.#search?.addDocument(id, parsed ?? parseJson(json!));
       return true;
     }
     const old = this.#forget(existing);
     if (opts.method === 'update' && old) {
-      const doc = parsed ?? (JSON.parse(Buffer.from(json!).toString('utf8')) as Record<string, unknown>);
-      const merged = { ...old, ...doc };
+      const merged = { ...old, ...(parsed ?? parseJson(json!)) };
       this.#storeRaw(existing, Buffer.from(JSON.stringify(merged)), fieldPaths(merged));
+      this.#search?.addDocument(existing, merged);
     } else {
       this.#storeRaw(existing, json ?? Buffer.from(JSON.stringify(parsed)), paths);
+      this.#search?.addDocument(existing, parsed ?? parseJson(json!));
     }
     return true;
   }
@@ -161,6 +172,7 @@ export class DocumentsWriter {
     this.index.documents.clear();
     this.index.externalIds.clear();
     this.#knownIds.clear();
+    this.#search?.clearAll();
     this.#s.used = new Bitmap();
     this.#s.free = new Bitmap();
     this.#s.nextId = 0;
@@ -186,6 +198,7 @@ export class DocumentsWriter {
     index.setMain('fieldDistribution', distribution);
     index.setMain('fieldsOrder', s.fieldsOrder);
     index.setMain('documentBytes', s.documentBytes);
+    this.#search?.saveWordSets();
     index.setMain('generation', index.generation() + 1);
   }
 
@@ -211,6 +224,7 @@ export class DocumentsWriter {
           throw new EngineError('max_fields_limit_exceeded', 'A document cannot contain more than 65,535 fields.');
         }
         this.#fieldSet.add(path);
+        this.#fids.set(path, s.fieldsOrder.length);
         s.fieldsOrder.push(path);
       }
     }
@@ -226,6 +240,25 @@ export class DocumentsWriter {
     const s = this.#s;
     for (const path of fieldPaths(doc)) s.distribution.set(path, (s.distribution.get(path) ?? 1) - 1);
     s.documentBytes = Math.max(0, s.documentBytes - bytes.length);
+    this.#search?.removeDocument(id, doc);
     return doc;
   }
+
+  /** Ends a task that succeeded: its search changes are written (inside its transaction). */
+  endTask(): void {
+    this.#search?.flush();
+  }
+
+  /** Re-indexes every document for search with a new configuration (a settings change). */
+  reindexSearch(config: SearchConfig): void {
+    if (!this.#search) return;
+    const index = this.index;
+    this.#search.rebuild(config, (function* () {
+      for (const [id, bytes] of index.documents.entries()) yield [id, parseDocument(bytes)] as [number, Record<string, unknown>];
+    })());
+  }
+}
+
+function parseJson(json: Uint8Array): Record<string, unknown> {
+  return JSON.parse(Buffer.from(json.buffer, json.byteOffset, json.byteLength).toString('utf8')) as Record<string, unknown>;
 }

@@ -1,0 +1,111 @@
+// Search tables kept in step with documents. Properties checked:
+// 1. added documents fill word, word+field, word+position, pair and word-count postings, and the word set
+// 2. replacing a document removes its old words (a word no document has leaves the word set)
+// 3. deletions and clear remove postings; a failed task (rolled back) leaves no trace
+// 4. a new configuration re-indexes every document (e.g. fewer searchable fields)
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Index } from '../index/index.ts';
+import { bitmapFrom } from '../bitmap/index.ts';
+import { Tokenizer } from '../tokenizer/index.ts';
+import { DocumentsWriter } from './documents.ts';
+import type { SearchConfig } from './search-writer.ts';
+
+const config = (searchable: string[] | null = null): SearchConfig => ({
+  fields: { isSearchable: (p) => searchable === null || searchable.includes(p), isExact: () => false, numbersExact: false, proximity: 'byWord' },
+  tokenizer: new Tokenizer(),
+});
+const REPLACE = { method: 'replace' as const, primaryKey: 'id', skipCreation: false };
+
+function withIndex(fn: (index: Index) => void): Promise<void> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'muninn-search-'));
+  const index = Index.open(dir, { primaryKey: 'id', now: 1 });
+  try {
+    fn(index);
+  } finally {
+    return index.close().then(() => fs.rmSync(dir, { recursive: true, force: true }));
+  }
+}
+
+/** One batch: each function is a task in its own child transaction, like the scheduler does. */
+function batch(index: Index, cfg: SearchConfig, tasks: ((w: DocumentsWriter) => void)[]): void {
+  index.env.write(() => {
+    const w = new DocumentsWriter(index, cfg);
+    for (const t of tasks) {
+      const cp = w.checkpoint();
+      try {
+        index.env.write(() => {
+          t(w);
+          w.endTask();
+        });
+      } catch {
+        w.rollback(cp);
+      }
+    }
+    w.save(2);
+  });
+}
+
+const ids = (bytes: Uint8Array | undefined) => bitmapFrom(bytes).toArray();
+
+test('postings and word set follow additions, replacements and deletions', () =>
+  withIndex((index) => {
+    batch(index, config(), [
+      (w) => {
+        w.addDocument({ id: 1, title: 'red fox', tags: ['quick'] }, 'id', REPLACE);
+        w.addDocument({ id: 2, title: 'blue fox' }, 'id', REPLACE);
+      },
+    ]);
+    const t = index.search;
+    assert.deepEqual(ids(t.words.get('fox')), [0, 1]);
+    assert.deepEqual(ids(t.words.get('quick')), [0]);
+    const titleFid = index.fieldsOrder().indexOf('title');
+    assert.deepEqual(ids(t.wordFid.get(['red', titleFid])), [0]);
+    assert.deepEqual(ids(t.wordPosition.get(['fox', 1])), [0, 1]);
+    assert.deepEqual(ids(t.wordPairProximity.get([1, 'red', 'fox'])), [0]);
+    assert.deepEqual(ids(t.fidWordCount.get([titleFid, 2])), [0, 1]);
+    assert.ok(index.wordSets().words.has('quick'));
+    assert.ok(index.wordSets().words.has('1'), 'the id value is searchable too');
+
+    batch(index, config(), [(w) => w.addDocument({ id: 1, title: 'green owl' }, 'id', REPLACE)]);
+    assert.deepEqual(ids(t.words.get('fox')), [1]);
+    assert.equal(t.words.get('red'), undefined);
+    assert.equal(index.wordSets().words.has('red'), false);
+    assert.equal(index.wordSets().words.has('owl'), true);
+
+    batch(index, config(), [(w) => w.deleteByIds(['2'])]);
+    assert.equal(t.words.get('fox'), undefined);
+    assert.equal(t.wordPairProximity.get([1, 'blue', 'fox']), undefined);
+    assert.equal(index.wordSets().words.has('blue'), false);
+  }));
+
+test('a failed task leaves no search trace; clear empties everything', () =>
+  withIndex((index) => {
+    batch(index, config(), [
+      (w) => w.addDocument({ id: 1, title: 'kept' }, 'id', REPLACE),
+      (w) => {
+        w.addDocument({ id: 2, title: 'ghost' }, 'id', REPLACE);
+        w.addDocument({ id: 'bad id!' }, 'id', REPLACE);
+      },
+    ]);
+    assert.deepEqual(ids(index.search.words.get('kept')), [0]);
+    assert.equal(index.search.words.get('ghost'), undefined);
+    assert.equal(index.wordSets().words.has('ghost'), false);
+    batch(index, config(), [(w) => w.clear()]);
+    assert.equal(index.search.words.count(), 0);
+    assert.equal(index.search.wordPosition.count(), 0);
+    assert.equal(index.wordSets().words.size, 0);
+  }));
+
+test('a new configuration re-indexes every document', () =>
+  withIndex((index) => {
+    batch(index, config(), [(w) => w.addDocument({ id: 1, title: 'alpha', body: 'beta' }, 'id', REPLACE)]);
+    assert.ok(index.search.words.get('beta'));
+    batch(index, config(), [(w) => w.reindexSearch(config(['title']))]);
+    assert.equal(index.search.words.get('beta'), undefined);
+    assert.deepEqual(ids(index.search.words.get('alpha')), [0]);
+    assert.deepEqual([...index.wordSets().words.prefixed('')], ['alpha']);
+  }));
