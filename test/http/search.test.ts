@@ -54,8 +54,14 @@ describe('search', () => {
     await t.client.index(uid).resetDisplayedAttributes().waitTask();
   });
 
+  test('keyword search ranks, scores and highlights', async () => {
+    const res = await t.client.index(uid).search('movie 1', { showRankingScore: true, attributesToHighlight: ['title'], limit: 2 });
+    assert.equal(res.hits[0]!.title, 'movie 1');
+    assert.equal(res.hits[0]!._formatted!.title, '<em>movie</em> <em>1</em>');
+    assert.ok(res.hits[0]!._rankingScore! > res.hits[1]!._rankingScore!);
+  });
+
   test('what is not supported yet is refused, never ignored', async () => {
-    await assertApiError(t.client.index(uid).search('movie'), 'invalid_search_q', 400);
     await assertApiError(t.client.index(uid).search('', { filter: 'id = 1' }), 'invalid_search_filter', 400);
     await assertApiError(t.client.index(uid).search('', { sort: ['id:asc'] }), 'invalid_search_sort', 400);
     assertErrorBody(await t.fetch('POST', `/indexes/${uid}/search`, { body: { limit: 'x' } }), 'invalid_search_limit', 400);

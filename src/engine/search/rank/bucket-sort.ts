@@ -1,0 +1,92 @@
+// Bucket sort (relevancy.md §4): each rule splits its universe into ranked buckets; a bucket is
+// split further by the next rule; documents of a last-level bucket come in internal id order.
+// The walk stops once `offset + limit` documents are placed; buckets wholly before `offset`
+// are counted without being sorted. Scores multiply like mixed-radix digits (§8.1).
+import { Bitmap } from '../../bitmap/index.ts';
+import type { RankGraph } from './graph.ts';
+import { RULES, type RuleContext, type RuleName, type RuleScore } from './rules.ts';
+
+export interface SortOptions {
+  offset: number;
+  limit: number;
+  /** scores are needed for every returned document (showRankingScore, details, threshold) */
+  scores: boolean;
+  /** buckets whose score (as far as known) is below it are dropped */
+  threshold: number | null;
+  /** `performance.now()` after which the remaining documents are returned unsorted */
+  deadline: number;
+}
+
+export interface SortOutput {
+  ids: number[];
+  scores: RuleScore[][];
+  /** candidates after dropping buckets below the threshold */
+  candidates: number;
+  degraded: boolean;
+}
+
+/** Global score of a chain of rule ranks (skipped: 0/1). */
+export function globalScore(scores: readonly RuleScore[]): number {
+  let rank = 1;
+  let max = 1;
+  for (const s of scores) {
+    rank = (rank - 1) * s.max + s.rank;
+    max *= s.max;
+  }
+  return rank / max;
+}
+
+export function bucketSort(rules: readonly RuleName[], graph: RankGraph, universe: Bitmap, ctx: RuleContext, opts: SortOptions): SortOutput {
+  const out: SortOutput = { ids: [], scores: [], candidates: universe.size, degraded: false };
+  const want = opts.offset + opts.limit;
+  let skipped = 0;
+  const placed = () => skipped + out.ids.length;
+
+  const emit = (ids: Bitmap, scores: RuleScore[]) => {
+    for (const id of ids) {
+      if (placed() >= want) return;
+      if (skipped < opts.offset) {
+        skipped++;
+        continue;
+      }
+      out.ids.push(id);
+      out.scores.push(scores);
+    }
+  };
+
+  const visit = (level: number, U: Bitmap, g: RankGraph, scores: RuleScore[]): void => {
+    if (level === rules.length || (!opts.scores && U.size <= 1)) {
+      emit(U, scores);
+      return;
+    }
+    if (performance.now() > opts.deadline) {
+      out.degraded = true;
+      emit(U, [...scores, { rule: 'skipped', rank: 0, max: 1 }]);
+      return;
+    }
+    let remaining = U;
+    for (const bucket of RULES[rules[level]!](U, g, ctx)) {
+      if (placed() >= want) return;
+      const next = [...scores, bucket.score];
+      remaining = Bitmap.andNot(remaining, bucket.docids);
+      if (opts.threshold !== null && globalScore(next) < opts.threshold) {
+        out.candidates -= bucket.docids.size;
+        continue;
+      }
+      // wholly before the offset: counted, not sorted (unless a threshold may still drop some)
+      if (opts.threshold === null && skipped + bucket.docids.size <= opts.offset && out.ids.length === 0) {
+        skipped += bucket.docids.size;
+        continue;
+      }
+      visit(level + 1, bucket.docids, bucket.graph(), next);
+      if (performance.now() > opts.deadline && !remaining.isEmpty && placed() < want) {
+        out.degraded = true;
+        emit(remaining, [...scores, { rule: 'skipped', rank: 0, max: 1 }]);
+        return;
+      }
+    }
+  };
+
+  visit(0, universe, graph, []);
+  return out;
+}

@@ -1,0 +1,204 @@
+// Edge conditions of the graph-based ranking rules (relevancy.md §5): for each edge u → v of the
+// query graph, the costs the rule gives and the documents satisfying each.
+//
+//   typo          v's derivations with g typos, cost g (+ n for an n-gram of n words); a word
+//                 allowed no typo still has a cost-1 edge (its split words)
+//   proximity     u's last word and v's first word: 0 adjacent, 1 gap of one or swapped,
+//                 2 gap of two or swapped with one between, 3 anything else; free across a gap
+//                 left by the words rule, and from START / into END
+//   attributeRank v found in field f: weight(f) × words(v), plus an empty max-weight edge
+//   wordPosition  v found at bucketed position p: Σᵢ f(|p − q| + i), plus an empty 10 × words edge
+//   exactWords    v as typed: 0; otherwise words(v)
+import { Bitmap } from '../../bitmap/index.ts';
+import type { Condition } from './cost-layers.ts';
+import { END, START, nodeWords, type RankEdge, type RankGraph, type RankNode } from './graph.ts';
+import { subsetPhrases, subsetWords, type Resolver, type TermSubset } from './resolve.ts';
+
+export type GraphRuleName = 'typo' | 'proximity' | 'attributeRank' | 'wordPosition' | 'exactWords';
+
+export interface ConditionContext {
+  resolver: Resolver;
+  /** field id → weight (searchableAttributes order); absent fields are not searchable */
+  weights: ReadonlyMap<number, number>;
+  /** every field weighs 0 (`["*"]`): attributeRank has one bucket */
+  flatWeights: boolean;
+  maxWeight: number;
+  proximity: 'byWord' | 'byAttribute';
+}
+
+const EMPTY = new Bitmap();
+
+/** Conditions of every edge of `graph` for a rule. */
+export function edgeConditions(rule: GraphRuleName, graph: RankGraph, ctx: ConditionContext): Condition[][] {
+  const perNode = new Map<number, Condition[]>();
+  return graph.edges.map((edge) => {
+    if (rule === 'proximity') return proximityConditions(edge, graph, ctx);
+    if (edge.to === END) return [{ cost: 0, docids: ALL }];
+    let list = perNode.get(edge.to);
+    if (list === undefined) {
+      list = nodeConditions(rule, graph.nodes[edge.to]!, ctx);
+      perNode.set(edge.to, list);
+    }
+    return list;
+  });
+}
+
+/** Stands for "every document" (intersected with the universe by the caller). */
+export const ALL = new Bitmap();
+ALL.addRange(0, 2 ** 32);
+
+function nodeConditions(rule: GraphRuleName, node: RankNode, ctx: ConditionContext): Condition[] {
+  const s = node.subset!;
+  switch (rule) {
+    case 'typo':
+      return typoConditions(s, ctx);
+    case 'attributeRank':
+      return fidConditions(node, ctx);
+    case 'wordPosition':
+      return positionConditions(node, ctx);
+    case 'exactWords':
+      return [
+        { cost: 0, docids: Bitmap.and(ctx.resolver.exact(s.term), ctx.resolver.subset(s)) },
+        { cost: nodeWords(node), docids: ctx.resolver.subset(s) },
+      ];
+    default:
+      throw new Error(`not a node rule: ${rule}`);
+  }
+}
+
+/** The highest typo cost of a subset (milli `max_typo_cost`). */
+export function maxTypoCost(s: TermSubset): number {
+  const t = s.term;
+  if (t.maxTypos === 0) return t.isPhrase ? 0 : 1;
+  if (t.maxTypos === 2 && (s.mask & 0b100) !== 0) return 2;
+  return (s.mask & 0b010) !== 0 ? 1 : 0;
+}
+
+function typoConditions(s: TermSubset, ctx: ConditionContext): Condition[] {
+  const t = s.term;
+  const base = t.kind === 'ngram' ? t.span[1] - t.span[0] + 1 : 0;
+  const out: Condition[] = [];
+  for (let g = 0; g <= maxTypoCost(s); g++) {
+    const subset: TermSubset = { term: t, mask: s.mask & (1 << g) };
+    out.push({ cost: g + base, docids: subset.mask === 0 ? EMPTY : ctx.resolver.subset(subset), subset });
+  }
+  return out;
+}
+
+function fidConditions(node: RankNode, ctx: ConditionContext): Condition[] {
+  const s = node.subset!;
+  const all = ctx.resolver.subset(s);
+  const words = nodeWords(node);
+  if (ctx.flatWeights) return [{ cost: 0, docids: all }];
+  const byFid = new Map<number, Bitmap>();
+  const addFids = (word: string, restrict: Bitmap | null) => {
+    for (const [fid, ids] of ctx.resolver.fids(word)) {
+      if (!ctx.weights.has(fid)) continue;
+      const add = restrict === null ? ids : Bitmap.and(ids, restrict);
+      const cur = byFid.get(fid);
+      if (cur === undefined) byFid.set(fid, add.clone());
+      else cur.orInPlace(add);
+    }
+  };
+  for (const w of subsetWords(s)) addFids(w, null);
+  for (const p of subsetPhrases(s)) {
+    const phraseIds = ctx.resolver.phrase(p);
+    for (const w of p) if (w !== null) addFids(w, phraseIds);
+  }
+  const byCost = new Map<number, Bitmap>();
+  for (const [fid, ids] of byFid) {
+    const cost = ctx.weights.get(fid)! * words;
+    const cur = byCost.get(cost);
+    if (cur === undefined) byCost.set(cost, ids);
+    else cur.orInPlace(ids);
+  }
+  const maxCost = ctx.maxWeight * words;
+  if (!byCost.has(maxCost)) byCost.set(maxCost, EMPTY);
+  return [...byCost].map(([cost, docids]) => ({ cost, docids: Bitmap.and(docids, all) }));
+}
+
+const DISTANCE_COSTS: readonly [number, number][] = [
+  [0, 0], [1, 1], [4, 2], [7, 3], [11, 4], [16, 5], [24, 6], [64, 7], [256, 8], [1024, 9],
+];
+
+/** milli `cost_from_distance`. */
+export function distanceCost(d: number): number {
+  for (const [max, cost] of DISTANCE_COSTS) if (d <= max) return cost;
+  return 10;
+}
+
+function positionConditions(node: RankNode, ctx: ConditionContext): Condition[] {
+  const s = node.subset!;
+  const t = s.term;
+  const q = t.positions[0];
+  const costOf = (p: number) => {
+    const d = Math.abs(p - q);
+    let cost = 0;
+    for (let i = 0; i < t.span[1] - t.span[0] + 1; i++) cost += distanceCost(d + i);
+    return cost;
+  };
+  const byCost = new Map<number, Bitmap>();
+  const addPositions = (word: string, restrict: Bitmap | null) => {
+    for (const [p, ids] of ctx.resolver.positions(word)) {
+      const cost = costOf(p);
+      const add = restrict === null ? ids : Bitmap.and(ids, restrict);
+      const cur = byCost.get(cost);
+      if (cur === undefined) byCost.set(cost, add.clone());
+      else cur.orInPlace(add);
+    }
+  };
+  for (const w of subsetWords(s)) addPositions(w, null);
+  for (const p of subsetPhrases(s)) {
+    const first = p.find((w) => w !== null);
+    if (first !== undefined && first !== null) addPositions(first, ctx.resolver.phrase(p));
+  }
+  const maxCost = (t.span[1] - t.span[0] + 1) * 10;
+  if (!byCost.has(maxCost)) byCost.set(maxCost, EMPTY);
+  const all = ctx.resolver.subset(s);
+  return [...byCost].map(([cost, docids]) => ({ cost, docids: Bitmap.and(docids, all) }));
+}
+
+/** Words a node ends with (left side of a pair) or starts with (right side). */
+function edgeWords(s: TermSubset, side: 'last' | 'first'): string[] {
+  const out = new Set(subsetWords(s));
+  for (const p of subsetPhrases(s)) {
+    const present = p.filter((w): w is string => w !== null);
+    const w = side === 'last' ? present[present.length - 1] : present[0];
+    if (w !== undefined) out.add(w);
+  }
+  return [...out];
+}
+
+function proximityConditions(edge: RankEdge, graph: RankGraph, ctx: ConditionContext): Condition[] {
+  if (edge.to === END) return [{ cost: 0, docids: ALL }];
+  const to = graph.nodes[edge.to]!.subset!;
+  const right = ctx.resolver.subset(to);
+  if (edge.from === START) return [{ cost: 0, docids: right }];
+  const from = graph.nodes[edge.from]!.subset!;
+  const both = Bitmap.and(ctx.resolver.subset(from), right);
+  if (edge.gap) return [{ cost: 0, docids: both }];
+  const lefts = edgeWords(from, 'last');
+  const rights = edgeWords(to, 'first');
+  const r = ctx.resolver;
+  const union = (pairs: [number, boolean][]) => {
+    const out = new Bitmap();
+    for (const l of lefts) {
+      for (const rw of rights) {
+        for (const [prox, reversed] of pairs) out.orInPlace(reversed ? r.pair(prox, rw, l) : r.pair(prox, l, rw));
+      }
+    }
+    return out.andInPlace(both), out;
+  };
+  if (ctx.proximity === 'byAttribute') {
+    return [
+      { cost: 0, docids: union([[1, false]]) },
+      { cost: 3, docids: both },
+    ];
+  }
+  return [
+    { cost: 0, docids: union([[1, false]]) },
+    { cost: 1, docids: union([[2, false], [1, true]]) },
+    { cost: 2, docids: union([[3, false], [2, true]]) },
+    { cost: 3, docids: both },
+  ];
+}

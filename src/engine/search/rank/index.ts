@@ -1,0 +1,4 @@
+// Keyword ranking (relevancy.md §3–8): term resolution, the query graph as rules walk it, the
+// ranking rules and bucket sort. Entry point: `keywordSearch`.
+export { keywordSearch, ruleChain, globalScore } from './search.ts';
+export type { KeywordRequest, KeywordResult, KeywordSetup, MatchingStrategy, RuleName, RuleScore } from './search.ts';

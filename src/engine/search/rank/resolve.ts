@@ -1,0 +1,211 @@
+// Query terms → documents, over the search tables of one index (docs/decisions/0002), with
+// per-search caches: every table key is read at most once per search.
+//
+//   word          word-docids (normal set) ∪ exact-word-docids (exact set)
+//   restricted    with `attributesToSearchOn`, ∪ word-fid-docids over the allowed fields instead
+//   phrase        ∩ of word-pair-proximity-docids over the word pairs of each window of ≤ 3
+//                 words (a pair k words apart: proximity 1..k), stop words (`null`) skipped
+//   term subset   ∪ of the words and phrases of the kept typo groups
+import { Bitmap, bitmapFrom } from '../../bitmap/index.ts';
+import type { Index } from '../../index/index.ts';
+import type { PhraseWords, QueryTerm, WordSets } from '../query/index.ts';
+
+/** A query term restricted to some of its typo groups (bit j = `derivations[j]`). */
+export interface TermSubset {
+  readonly term: QueryTerm;
+  readonly mask: number;
+}
+
+export const ALL_TYPOS = 0b111;
+const PHRASE_WINDOW = 3;
+const EMPTY = new Bitmap();
+
+export class Resolver {
+  readonly #index: Index;
+  /** searchable field ids a word may match in (`attributesToSearchOn`); null = every field */
+  readonly #fids: readonly number[] | null;
+  readonly #words = new Map<string, Bitmap>();
+  readonly #exact = new Map<string, Bitmap>();
+  readonly #phrases = new Map<string, Bitmap>();
+  readonly #pairs = new Map<string, Bitmap>();
+  readonly #subsets = new Map<QueryTerm, (Bitmap | undefined)[]>();
+  readonly #fidMaps = new Map<string, Map<number, Bitmap>>();
+  readonly #positionMaps = new Map<string, Map<number, Bitmap>>();
+
+  constructor(index: Index, fids: readonly number[] | null) {
+    this.#index = index;
+    this.#fids = fids;
+  }
+
+  /** Documents of a word in the word sets the derivation reads. */
+  word(word: string, sets: WordSets): Bitmap {
+    if (sets.words && sets.exactWords) return Bitmap.or(this.#word(word, false), this.#word(word, true));
+    if (sets.words) return this.#word(word, false);
+    if (sets.exactWords) return this.#word(word, true);
+    return EMPTY;
+  }
+
+  /** Documents containing `word` in either word set (negative words, exact words). */
+  anyWord(word: string): Bitmap {
+    return this.word(word, BOTH);
+  }
+
+  #word(word: string, exact: boolean): Bitmap {
+    const cache = exact ? this.#exact : this.#words;
+    let ids = cache.get(word);
+    if (ids === undefined) {
+      if (this.#fids !== null) {
+        // the fid table holds normal and exact words alike: read it once, for the normal side
+        ids = exact ? EMPTY : this.#restricted(word);
+      } else {
+        const table = exact ? this.#index.search.exactWords : this.#index.search.words;
+        ids = bitmapFrom(table.get(word));
+      }
+      cache.set(word, ids);
+    }
+    return ids;
+  }
+
+  #restricted(word: string): Bitmap {
+    const byFid = this.fids(word);
+    const out = new Bitmap();
+    for (const fid of this.#fids!) {
+      const ids = byFid.get(fid);
+      if (ids !== undefined) out.orInPlace(ids);
+    }
+    return out;
+  }
+
+  /** Documents where `second` follows `first` at exactly `proximity` (1–3) positions. */
+  pair(proximity: number, first: string, second: string): Bitmap {
+    const key = `${proximity}\u0000${first}\u0000${second}`;
+    let ids = this.#pairs.get(key);
+    if (ids === undefined) {
+      ids = bitmapFrom(this.#index.search.wordPairProximity.get([proximity, first, second]));
+      this.#pairs.set(key, ids);
+    }
+    return ids;
+  }
+
+  /** Documents where the phrase's words appear consecutively (stop words: any one word). */
+  phrase(words: PhraseWords): Bitmap {
+    const key = words.map((w) => w ?? '\u0001').join('\u0000');
+    let ids = this.#phrases.get(key);
+    if (ids === undefined) {
+      ids = this.#phrase(words);
+      this.#phrases.set(key, ids);
+    }
+    return ids;
+  }
+
+  #phrase(words: PhraseWords): Bitmap {
+    const present = words.filter((w): w is string => w !== null);
+    if (present.length === 0) return EMPTY;
+    if (present.length === 1) return this.anyWord(present[0]!);
+    let out: Bitmap | null = null;
+    const windows = words.length <= PHRASE_WINDOW ? [words] : slidingWindows(words, PHRASE_WINDOW);
+    for (const win of windows) {
+      for (let i = 0; i < win.length; i++) {
+        const left = win[i];
+        if (left === null || left === undefined) continue;
+        for (let j = i + 1; j < win.length; j++) {
+          const right = win[j];
+          if (right === null || right === undefined) continue;
+          const gap = j - i;
+          const ids = gap === 1 ? this.pair(1, left, right).clone() : new Bitmap();
+          if (gap > 1) for (let p = 1; p <= gap; p++) ids.orInPlace(this.pair(p, left, right));
+          if (out === null) out = ids;
+          else out.andInPlace(ids);
+          if (out.isEmpty) return out;
+        }
+      }
+    }
+    if (out !== null && this.#fids !== null) for (const w of present) out.andInPlace(this.anyWord(w));
+    return out ?? EMPTY;
+  }
+
+  /** Documents of a term restricted to the typo groups of `mask`. */
+  subset(s: TermSubset): Bitmap {
+    let byMask = this.#subsets.get(s.term);
+    if (byMask === undefined) this.#subsets.set(s.term, (byMask = []));
+    let ids = byMask[s.mask];
+    if (ids === undefined) {
+      ids = new Bitmap();
+      for (let g = 0; g < 3; g++) {
+        if ((s.mask & (1 << g)) === 0) continue;
+        const group = s.term.derivations[g];
+        for (const d of group.words) ids.orInPlace(this.word(d.word, d.sets));
+        for (const p of group.phrases) ids.orInPlace(this.phrase(p.words));
+      }
+      byMask[s.mask] = ids;
+    }
+    return ids;
+  }
+
+  /** Documents containing the term exactly as typed (exactness): the word, n-gram or phrase itself. */
+  exact(term: QueryTerm): Bitmap {
+    if (term.isPhrase) return this.phrase(term.words);
+    const original = term.derivations[0].words.find((d) => d.kind === 'original');
+    return original === undefined ? EMPTY : this.word(original.word, original.sets);
+  }
+
+  /** Field id → documents with `word` in that field. */
+  fids(word: string): Map<number, Bitmap> {
+    let map = this.#fidMaps.get(word);
+    if (map === undefined) {
+      map = new Map();
+      for (const [[, fid], bytes] of this.#index.search.wordFid.entries({ start: [word, 0], end: [word, MAX_KEY_NUMBER] })) {
+        map.set(fid, bitmapFrom(bytes));
+      }
+      this.#fidMaps.set(word, map);
+    }
+    return map;
+  }
+
+  /** Bucketed position → documents with `word` at that position (in any field). */
+  positions(word: string): Map<number, Bitmap> {
+    let map = this.#positionMaps.get(word);
+    if (map === undefined) {
+      map = new Map();
+      for (const [[, position], bytes] of this.#index.search.wordPosition.entries({ start: [word, 0], end: [word, MAX_KEY_NUMBER] })) {
+        map.set(position, bitmapFrom(bytes));
+      }
+      this.#positionMaps.set(word, map);
+    }
+    return map;
+  }
+
+  /** Documents with exactly `count` words in field `fid` (fields of ≤ 30 words). */
+  wordCount(fid: number, count: number): Bitmap {
+    return bitmapFrom(this.#index.search.fidWordCount.get([fid, count]));
+  }
+}
+
+const BOTH: WordSets = { words: true, exactWords: true };
+const MAX_KEY_NUMBER = 2 ** 32;
+
+function slidingWindows<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i + size <= items.length; i++) out.push(items.slice(i, i + size));
+  return out;
+}
+
+/** The single words a subset's documents may hold (all derivations of the kept groups). */
+export function subsetWords(s: TermSubset): string[] {
+  const out: string[] = [];
+  for (let g = 0; g < 3; g++) {
+    if ((s.mask & (1 << g)) === 0) continue;
+    for (const d of s.term.derivations[g].words) out.push(d.word);
+  }
+  return out;
+}
+
+/** The phrases of a subset's kept groups. */
+export function subsetPhrases(s: TermSubset): PhraseWords[] {
+  const out: PhraseWords[] = [];
+  for (let g = 0; g < 3; g++) {
+    if ((s.mask & (1 << g)) === 0) continue;
+    for (const p of s.term.derivations[g].phrases) out.push(p.words);
+  }
+  return out;
+}

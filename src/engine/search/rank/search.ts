@@ -1,0 +1,132 @@
+// Keyword search on one index (relevancy.md): query → terms → graph → universe → bucket sort.
+//
+//   parse ─► derive (word sets, pair counts) ─► query graph ─► universe: documents − negative
+//   words/phrases ∩ documents matching the strategy's maximally reduced query ─► rule chain
+//   from `rankingRules` ─► bucket sort ─► page of internal ids with their rule ranks
+import { Bitmap } from '../../bitmap/index.ts';
+import type { Index } from '../../index/index.ts';
+import type { Tokenizer } from '../../tokenizer/index.ts';
+import type { WordSet } from '../../words/index.ts';
+import { buildQueryGraph, deriveTerms, parseQuery, type LocatedTerm, type QueryConfig } from '../query/index.ts';
+import { bucketSort, type SortOutput } from './bucket-sort.ts';
+import { rankGraphOf } from './graph.ts';
+import { Resolver } from './resolve.ts';
+import { graphDocids, maximallyReduced, type MatchingStrategy, type RuleContext, type RuleName } from './rules.ts';
+
+/** What an index's settings give the keyword search (built once per settings generation). */
+export interface KeywordSetup {
+  /** the index tokenizer with its stop words */
+  tokenizer: Tokenizer;
+  query: QueryConfig;
+  /** `rankingRules` as stored */
+  rankingRules: readonly string[];
+  /** searchable field id → weight; `flatWeights` when every field weighs 0 */
+  weights: ReadonlyMap<number, number>;
+  flatWeights: boolean;
+  proximity: 'byWord' | 'byAttribute';
+}
+
+export interface KeywordRequest {
+  q: string;
+  offset: number;
+  limit: number;
+  strategy: MatchingStrategy;
+  /** field ids of `attributesToSearchOn`, or null for every searchable field */
+  fids: readonly number[] | null;
+  scores: boolean;
+  threshold: number | null;
+  /** absolute `performance.now()` deadline */
+  deadline: number;
+  /** documents allowed (filters, later); null = every document */
+  universe?: Bitmap | null;
+}
+
+export interface KeywordResult extends SortOutput {
+  /** the query had no positive term: a placeholder search over the universe left by negations */
+  placeholder: boolean;
+  located: LocatedTerm[];
+  /** `rankingRules` had the legacy `attribute` rule (its two halves are reported as one) */
+  legacyAttribute: boolean;
+}
+
+/** The rule chain of a keyword search (relevancy.md §4, "Rule chain construction"). */
+export function ruleChain(rankingRules: readonly string[], strategy: MatchingStrategy): RuleName[] {
+  const chain: RuleName[] = [];
+  let words = strategy === 'all';
+  const add = (...names: RuleName[]) => {
+    for (const n of names) if (!chain.includes(n)) chain.push(n);
+  };
+  for (const rule of rankingRules) {
+    const needsWords = ['typo', 'proximity', 'attribute', 'attributeRank', 'wordPosition', 'exactness'].includes(rule);
+    if (needsWords && !words) {
+      add('words');
+      words = true;
+    }
+    switch (rule) {
+      case 'words':
+        if (!words) add('words');
+        words = true;
+        break;
+      case 'typo':
+      case 'proximity':
+      case 'attributeRank':
+      case 'wordPosition':
+        add(rule);
+        break;
+      case 'attribute':
+        add('attributeRank', 'wordPosition');
+        break;
+      case 'exactness':
+        add('exactAttribute', 'exactWords');
+        break;
+      default:
+        // `sort` and `field:asc|desc` rank nothing until sorting lands (issue 4)
+        break;
+    }
+  }
+  return chain;
+}
+
+export function keywordSearch(index: Index, sets: { words: WordSet; exactWords: WordSet }, req: KeywordRequest, setup: KeywordSetup): KeywordResult {
+  const resolver = new Resolver(index, req.fids);
+  const parsed = parseQuery(req.q, setup.tokenizer);
+  let universe = req.universe ?? index.usedIds();
+  if (parsed.negativeWords.length > 0 || parsed.negativePhrases.length > 0) {
+    universe = universe.clone();
+    for (const w of parsed.negativeWords) universe.andNotInPlace(resolver.anyWord(w));
+    for (const p of parsed.negativePhrases) universe.andNotInPlace(resolver.phrase(p));
+  }
+  const legacyAttribute = setup.rankingRules.includes('attribute');
+  if (parsed.terms.length === 0) {
+    const ids = universe.rangeUint32Array(req.offset, req.limit);
+    return { ids: [...ids], scores: [...ids].map(() => []), candidates: universe.size, degraded: false, placeholder: true, located: [], legacyAttribute };
+  }
+
+  const source = { words: sets.words, exactWords: sets.exactWords, pairCount: (l: string, r: string) => resolver.pair(1, l, r).size };
+  const terms = deriveTerms(parsed, setup.query, source);
+  const graph = rankGraphOf(buildQueryGraph(terms), terms.terms.length);
+  const ctx: RuleContext = {
+    resolver,
+    weights: setup.weights,
+    flatWeights: setup.flatWeights,
+    maxWeight: Math.max(0, ...setup.weights.values()),
+    proximity: setup.proximity,
+    strategy: req.strategy,
+    terms: terms.terms,
+  };
+  const reduced = maximallyReduced(graph, ctx);
+  const candidates = graphDocids(reduced, universe, resolver);
+  const chain = ruleChain(setup.rankingRules, req.strategy);
+  const out = bucketSort(chain, graph, candidates, ctx, {
+    offset: req.offset,
+    limit: req.limit,
+    scores: req.scores,
+    threshold: req.threshold,
+    deadline: req.deadline,
+  });
+  return { ...out, placeholder: false, located: terms.locatedTerms(), legacyAttribute };
+}
+
+export type { MatchingStrategy, RuleName };
+export type { RuleScore } from './rules.ts';
+export { globalScore } from './bucket-sort.ts';

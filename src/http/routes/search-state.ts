@@ -1,0 +1,43 @@
+// What searches of an index share until its next write: settings, fields, word sets and the
+// keyword setup, cached by the index generation (bumped by every write transaction).
+import { keywordSetup } from '../../api/search/keyword.ts';
+import type { Settings } from '../../api/settings/index.ts';
+import type { Index } from '../../engine/index/index.ts';
+import type { KeywordSetup } from '../../engine/search/rank/index.ts';
+import { Tokenizer } from '../../engine/tokenizer/index.ts';
+import type { WordSet } from '../../engine/words/index.ts';
+import { storedSettings } from '../../tasks/index-settings.ts';
+
+export interface IndexSearchState {
+  generation: number;
+  settings: Settings;
+  fields: string[];
+  wordSets: { words: WordSet; exactWords: WordSet };
+  keyword: KeywordSetup;
+  /** the index tokenizer without stop words, as hits are formatted with */
+  formatTokenizer: Tokenizer;
+}
+
+const states = new WeakMap<Index, IndexSearchState>();
+
+export function indexSearchState(index: Index): IndexSearchState {
+  const generation = index.generation();
+  const cached = states.get(index);
+  if (cached !== undefined && cached.generation === generation) return cached;
+  const settings = storedSettings(index);
+  const fields = index.fieldsOrder();
+  const state: IndexSearchState = {
+    generation,
+    settings,
+    fields,
+    wordSets: index.wordSets(),
+    keyword: keywordSetup(settings, fields),
+    formatTokenizer: new Tokenizer({
+      separatorTokens: settings.separatorTokens,
+      nonSeparatorTokens: settings.nonSeparatorTokens,
+      dictionary: settings.dictionary,
+    }),
+  };
+  states.set(index, state);
+  return state;
+}
