@@ -48,76 +48,77 @@ export function maxPathCost(graph: RankGraph, conditions: readonly (readonly Con
   return best[END] === -Infinity ? 0 : best[END]!;
 }
 
+/**
+ * Layers `[v][k]` computed one cost at a time, on demand: layer k of a node needs layers ≤ k of
+ * its neighbours on the origin side, and nodes are visited in dependency order.
+ */
+class Layers {
+  readonly #layers: Bitmap[][];
+  #done = -1;
+
+  constructor(
+    private readonly graph: RankGraph,
+    private readonly conds: readonly (readonly Condition[])[],
+    private readonly universe: Bitmap,
+    /** true: documents reaching END from v (edges walked backwards) */
+    private readonly backward: boolean,
+  ) {
+    this.#layers = graph.nodes.map(() => []);
+  }
+
+  /** Layer k of node v (computing every layer ≤ k first). */
+  at(v: number, k: number): Bitmap {
+    while (this.#done < k) this.#compute(++this.#done);
+    return this.#layers[v]![k]!;
+  }
+
+  #compute(k: number): void {
+    const { graph, conds, universe, backward } = this;
+    const origin = backward ? END : START;
+    const order = backward ? [...graph.order].reverse() : graph.order;
+    for (const v of order) {
+      if (v === origin) {
+        this.#layers[v]![k] = universe;
+        continue;
+      }
+      const layer = new Bitmap();
+      for (const e of backward ? graph.out[v]! : graph.into[v]!) {
+        const edge = graph.edges[e]!;
+        const other = this.#layers[backward ? edge.to : edge.from]!;
+        for (const c of conds[e]!) {
+          if (c.cost > k || c.docids.isEmpty) continue;
+          const src = other[k - c.cost]!;
+          if (!src.isEmpty) layer.orInPlace(Bitmap.and(src, c.docids));
+        }
+      }
+      this.#layers[v]![k] = layer;
+    }
+  }
+}
+
 /** The buckets of `universe` by path cost, cheapest first; documents on no path come last at `maxCost`. */
 export function* costBuckets(graph: RankGraph, conditions: readonly (readonly Condition[])[], universe: Bitmap, maxCost: number): Generator<CostBucket> {
-  const n = graph.nodes.length;
   const K = maxCost;
   // conditions restricted to the universe once
   const conds = conditions.map((list) => list.map((c) => ({ ...c, docids: c.cost <= K ? Bitmap.and(c.docids, universe) : new Bitmap() })));
-  const reach: (Bitmap[] | undefined)[] = new Array(n);
-  reach[START] = Array.from({ length: K + 1 }, () => universe);
-  for (const v of graph.order) {
-    if (v === START) continue;
-    let layers: Bitmap[] | undefined;
-    for (const e of graph.into[v]!) {
-      const from = reach[graph.edges[e]!.from];
-      if (from === undefined) continue;
-      for (const c of conds[e]!) {
-        if (c.docids.isEmpty) continue;
-        layers ??= Array.from({ length: K + 1 }, () => new Bitmap());
-        for (let k = c.cost; k <= K; k++) {
-          const src = from[k - c.cost]!;
-          if (src.isEmpty) continue;
-          layers[k]!.orInPlace(Bitmap.and(src, c.docids));
-        }
-      }
-    }
-    reach[v] = layers;
-  }
-  const atEnd = reach[END];
-  let back: (Bitmap[] | undefined)[] | null = null;
-  const backLayers = () => (back ??= backward(graph, conds, universe, K));
-
+  const reach = new Layers(graph, conds, universe, false);
+  let back: Layers | null = null;
   let seen = new Bitmap();
   for (let k = 0; k <= K; k++) {
-    const within = atEnd?.[k];
-    let docids = within === undefined ? new Bitmap() : Bitmap.andNot(within, seen);
-    if (k === K) docids.orInPlace(Bitmap.andNot(universe, within ?? seen));
+    if (seen.size >= universe.size) return;
+    const within = reach.at(END, k);
+    const docids = Bitmap.andNot(within, seen);
+    if (k === K) docids.orInPlace(Bitmap.andNot(universe, within));
+    seen = within;
     if (docids.isEmpty) continue;
-    if (within !== undefined) seen = within;
-    const bucket = docids;
     const cost = k;
     let next: RankGraph | null = null;
     yield {
       cost,
-      docids: bucket,
-      graph: () => (next ??= narrowed(graph, conditions, conds, reach, backLayers(), bucket, cost)),
+      docids,
+      graph: () => (next ??= narrowed(graph, conditions, conds, reach, (back ??= new Layers(graph, conds, universe, true)), docids, cost)),
     };
   }
-}
-
-function backward(graph: RankGraph, conds: readonly (readonly Condition[])[], universe: Bitmap, K: number): (Bitmap[] | undefined)[] {
-  const back: (Bitmap[] | undefined)[] = new Array(graph.nodes.length);
-  back[END] = Array.from({ length: K + 1 }, () => universe);
-  for (let i = graph.order.length - 1; i >= 0; i--) {
-    const u = graph.order[i]!;
-    if (u === END) continue;
-    let layers: Bitmap[] | undefined;
-    for (const e of graph.out[u]!) {
-      const to = back[graph.edges[e]!.to];
-      if (to === undefined) continue;
-      for (const c of conds[e]!) {
-        if (c.docids.isEmpty) continue;
-        layers ??= Array.from({ length: K + 1 }, () => new Bitmap());
-        for (let k = c.cost; k <= K; k++) {
-          const src = to[k - c.cost]!;
-          if (!src.isEmpty) layers[k]!.orInPlace(Bitmap.and(src, c.docids));
-        }
-      }
-    }
-    back[u] = layers;
-  }
-  return back;
 }
 
 /** The graph restricted to the edge conditions on some cost-`cost` path of a bucket document. */
@@ -125,25 +126,22 @@ function narrowed(
   graph: RankGraph,
   original: readonly (readonly Condition[])[],
   conds: readonly (readonly Condition[])[],
-  reach: readonly (Bitmap[] | undefined)[],
-  back: readonly (Bitmap[] | undefined)[],
+  reach: Layers,
+  back: Layers,
   bucket: Bitmap,
   cost: number,
 ): RankGraph {
   const masks = new Map<number, number>();
   const edges: RankEdge[] = [];
   graph.edges.forEach((edge, e) => {
-    const from = reach[edge.from];
-    const to = back[edge.to];
-    if (from === undefined || to === undefined) return;
     let used = false;
     conds[e]!.forEach((c, ci) => {
       if (c.cost > cost || c.docids.isEmpty) return;
       for (let k = 0; k + c.cost <= cost; k++) {
-        const start = Bitmap.and(from[k]!, bucket);
+        const start = Bitmap.and(reach.at(edge.from, k), bucket);
         if (start.isEmpty) continue;
         start.andInPlace(c.docids);
-        if (start.isEmpty || !start.intersects(to[cost - c.cost - k]!)) continue;
+        if (start.isEmpty || !start.intersects(back.at(edge.to, cost - c.cost - k))) continue;
         used = true;
         const s = original[e]![ci]!.subset;
         if (s !== undefined) masks.set(edge.to, (masks.get(edge.to) ?? 0) | s.mask);
