@@ -3,16 +3,16 @@
 import { keywordSetup } from '../../api/search/keyword.ts';
 import type { Settings } from '../../api/settings/index.ts';
 import type { Index } from '../../engine/index/index.ts';
-import type { KeywordSetup } from '../../engine/search/rank/index.ts';
+import { ReadCache, type KeywordSetup, type SharedReads } from '../../engine/search/rank/index.ts';
 import { Tokenizer } from '../../engine/tokenizer/index.ts';
-import type { WordSet } from '../../engine/words/index.ts';
 import { storedSettings } from '../../tasks/index-settings.ts';
 
 export interface IndexSearchState {
   generation: number;
   settings: Settings;
   fields: string[];
-  wordSets: { words: WordSet; exactWords: WordSet };
+  /** word sets and table reads shared by this generation's searches */
+  wordSets: SharedReads;
   keyword: KeywordSetup;
   /** the index tokenizer without stop words, as hits are formatted with */
   formatTokenizer: Tokenizer;
@@ -30,7 +30,7 @@ export function indexSearchState(index: Index): IndexSearchState {
     generation,
     settings,
     fields,
-    wordSets: index.wordSets(),
+    wordSets: { ...index.wordSets(), cache: new ReadCache() },
     keyword: keywordSetup(settings, fields),
     formatTokenizer: new Tokenizer({
       separatorTokens: settings.separatorTokens,

@@ -17,6 +17,29 @@ export interface TermSubset {
 }
 
 export const ALL_TYPOS = 0b111;
+
+/**
+ * Table reads shared by the searches of one index generation (the tables cannot change under
+ * it). Bounded by entry count: when full it starts over, which costs only re-reads.
+ */
+export class ReadCache {
+  readonly #entries = new Map<string, unknown>();
+  readonly #limit: number;
+
+  constructor(limit = 200_000) {
+    this.#limit = limit;
+  }
+
+  get<T>(key: string, load: () => T): T {
+    let v = this.#entries.get(key) as T | undefined;
+    if (v === undefined) {
+      v = load();
+      if (this.#entries.size >= this.#limit) this.#entries.clear();
+      this.#entries.set(key, v);
+    }
+    return v;
+  }
+}
 const PHRASE_WINDOW = 3;
 const EMPTY = new Bitmap();
 
@@ -24,17 +47,16 @@ export class Resolver {
   readonly #index: Index;
   /** searchable field ids a word may match in (`attributesToSearchOn`); null = every field */
   readonly #fids: readonly number[] | null;
-  readonly #words = new Map<string, Bitmap>();
-  readonly #exact = new Map<string, Bitmap>();
-  readonly #phrases = new Map<string, Bitmap>();
-  readonly #pairs = new Map<string, Bitmap>();
+  readonly #cache: ReadCache;
+  /** restricted word reads depend on the fields: not shared */
+  readonly #restrictedWords = new Map<string, Bitmap>();
   readonly #subsets = new Map<QueryTerm, (Bitmap | undefined)[]>();
-  readonly #fidMaps = new Map<string, Map<number, Bitmap>>();
-  readonly #positionMaps = new Map<string, Map<number, Bitmap>>();
 
-  constructor(index: Index, fids: readonly number[] | null) {
+  /** `cache`: reads shared with other searches of the same index generation. */
+  constructor(index: Index, fids: readonly number[] | null, cache: ReadCache = new ReadCache()) {
     this.#index = index;
     this.#fids = fids;
+    this.#cache = cache;
   }
 
   /** Documents of a word in the word sets the derivation reads. */
@@ -51,19 +73,15 @@ export class Resolver {
   }
 
   #word(word: string, exact: boolean): Bitmap {
-    const cache = exact ? this.#exact : this.#words;
-    let ids = cache.get(word);
-    if (ids === undefined) {
-      if (this.#fids !== null) {
-        // the fid table holds normal and exact words alike: read it once, for the normal side
-        ids = exact ? EMPTY : this.#restricted(word);
-      } else {
-        const table = exact ? this.#index.search.exactWords : this.#index.search.words;
-        ids = bitmapFrom(table.get(word));
-      }
-      cache.set(word, ids);
+    if (this.#fids !== null) {
+      // the fid table holds normal and exact words alike: read it once, for the normal side
+      if (exact) return EMPTY;
+      let ids = this.#restrictedWords.get(word);
+      if (ids === undefined) this.#restrictedWords.set(word, (ids = this.#restricted(word)));
+      return ids;
     }
-    return ids;
+    const table = exact ? this.#index.search.exactWords : this.#index.search.words;
+    return this.#cache.get(`${exact ? 'e' : 'w'}\u0000${word}`, () => bitmapFrom(table.get(word)));
   }
 
   #restricted(word: string): Bitmap {
@@ -78,24 +96,16 @@ export class Resolver {
 
   /** Documents where `second` follows `first` at exactly `proximity` (1–3) positions. */
   pair(proximity: number, first: string, second: string): Bitmap {
-    const key = `${proximity}\u0000${first}\u0000${second}`;
-    let ids = this.#pairs.get(key);
-    if (ids === undefined) {
-      ids = bitmapFrom(this.#index.search.wordPairProximity.get([proximity, first, second]));
-      this.#pairs.set(key, ids);
-    }
-    return ids;
+    return this.#cache.get(`p${proximity}\u0000${first}\u0000${second}`, () =>
+      bitmapFrom(this.#index.search.wordPairProximity.get([proximity, first, second])),
+    );
   }
 
   /** Documents where the phrase's words appear consecutively (stop words: any one word). */
   phrase(words: PhraseWords): Bitmap {
-    const key = words.map((w) => w ?? '\u0001').join('\u0000');
-    let ids = this.#phrases.get(key);
-    if (ids === undefined) {
-      ids = this.#phrase(words);
-      this.#phrases.set(key, ids);
-    }
-    return ids;
+    const key = `${this.#fids === null ? 'P' : 'R'}\u0000${words.map((w) => w ?? '\u0001').join('\u0000')}`;
+    if (this.#fids !== null) return this.#phrase(words);
+    return this.#cache.get(key, () => this.#phrase(words));
   }
 
   #phrase(words: PhraseWords): Bitmap {
@@ -151,33 +161,29 @@ export class Resolver {
 
   /** Field id → documents with `word` in that field. */
   fids(word: string): Map<number, Bitmap> {
-    let map = this.#fidMaps.get(word);
-    if (map === undefined) {
-      map = new Map();
+    return this.#cache.get(`f\u0000${word}`, () => {
+      const map = new Map<number, Bitmap>();
       for (const [[, fid], bytes] of this.#index.search.wordFid.entries({ start: [word, 0], end: [word, MAX_KEY_NUMBER] })) {
         map.set(fid, bitmapFrom(bytes));
       }
-      this.#fidMaps.set(word, map);
-    }
-    return map;
+      return map;
+    });
   }
 
   /** Bucketed position → documents with `word` at that position (in any field). */
   positions(word: string): Map<number, Bitmap> {
-    let map = this.#positionMaps.get(word);
-    if (map === undefined) {
-      map = new Map();
+    return this.#cache.get(`o\u0000${word}`, () => {
+      const map = new Map<number, Bitmap>();
       for (const [[, position], bytes] of this.#index.search.wordPosition.entries({ start: [word, 0], end: [word, MAX_KEY_NUMBER] })) {
         map.set(position, bitmapFrom(bytes));
       }
-      this.#positionMaps.set(word, map);
-    }
-    return map;
+      return map;
+    });
   }
 
   /** Documents with exactly `count` words in field `fid` (fields of ≤ 30 words). */
   wordCount(fid: number, count: number): Bitmap {
-    return bitmapFrom(this.#index.search.fidWordCount.get([fid, count]));
+    return this.#cache.get(`c${fid}\u0000${count}`, () => bitmapFrom(this.#index.search.fidWordCount.get([fid, count])));
   }
 }
 

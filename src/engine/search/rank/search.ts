@@ -10,7 +10,7 @@ import type { WordSet } from '../../words/index.ts';
 import { buildQueryGraph, deriveTerms, parseQuery, type LocatedTerm, type QueryConfig } from '../query/index.ts';
 import { bucketSort, type SortOutput } from './bucket-sort.ts';
 import { rankGraphOf } from './graph.ts';
-import { Resolver } from './resolve.ts';
+import { ReadCache, Resolver } from './resolve.ts';
 import { graphDocids, maximallyReduced, type MatchingStrategy, type RuleContext, type RuleName } from './rules.ts';
 
 /** What an index's settings give the keyword search (built once per settings generation). */
@@ -87,8 +87,15 @@ export function ruleChain(rankingRules: readonly string[], strategy: MatchingStr
   return chain;
 }
 
-export function keywordSearch(index: Index, sets: { words: WordSet; exactWords: WordSet }, req: KeywordRequest, setup: KeywordSetup): KeywordResult {
-  const resolver = new Resolver(index, req.fids);
+/** What the searches of one index generation share: its word sets and table reads. */
+export interface SharedReads {
+  words: WordSet;
+  exactWords: WordSet;
+  cache?: ReadCache;
+}
+
+export function keywordSearch(index: Index, sets: SharedReads, req: KeywordRequest, setup: KeywordSetup): KeywordResult {
+  const resolver = new Resolver(index, req.fids, sets.cache);
   const parsed = parseQuery(req.q, setup.tokenizer);
   let universe = req.universe ?? index.usedIds();
   if (parsed.negativeWords.length > 0 || parsed.negativePhrases.length > 0) {
