@@ -12,7 +12,7 @@
 import { Bitmap } from '../../bitmap/index.ts';
 import type { Condition } from './cost-layers.ts';
 import { END, START, nodeWords, type RankEdge, type RankGraph, type RankNode } from './graph.ts';
-import { subsetPhrases, subsetWords, type Resolver, type TermSubset } from './resolve.ts';
+import { subsetKey, subsetPhrases, subsetWords, type Resolver, type TermSubset } from './resolve.ts';
 
 export type GraphRuleName = 'typo' | 'proximity' | 'attributeRank' | 'wordPosition' | 'exactWords';
 
@@ -53,9 +53,9 @@ function nodeConditions(rule: GraphRuleName, node: RankNode, ctx: ConditionConte
     case 'typo':
       return typoConditions(s, ctx);
     case 'attributeRank':
-      return fidConditions(node, ctx);
+      return ctx.resolver.shared(`F\u0000${subsetKey(s)}`, () => fidConditions(node, ctx));
     case 'wordPosition':
-      return positionConditions(node, ctx);
+      return ctx.resolver.shared(`O${s.term.positions[0]}\u0000${subsetKey(s)}`, () => positionConditions(node, ctx));
     case 'exactWords':
       return [
         { cost: 0, docids: Bitmap.and(ctx.resolver.exact(s.term), ctx.resolver.subset(s)) },

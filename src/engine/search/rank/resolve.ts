@@ -140,16 +140,28 @@ export class Resolver {
     if (byMask === undefined) this.#subsets.set(s.term, (byMask = []));
     let ids = byMask[s.mask];
     if (ids === undefined) {
-      ids = new Bitmap();
-      for (let g = 0; g < 3; g++) {
-        if ((s.mask & (1 << g)) === 0) continue;
-        const group = s.term.derivations[g];
-        for (const d of group.words) ids.orInPlace(this.word(d.word, d.sets));
-        for (const p of group.phrases) ids.orInPlace(this.phrase(p.words));
-      }
+      const load = () => {
+        const out = new Bitmap();
+        for (let g = 0; g < 3; g++) {
+          if ((s.mask & (1 << g)) === 0) continue;
+          const group = s.term.derivations[g];
+          for (const d of group.words) out.orInPlace(this.word(d.word, d.sets));
+          for (const p of group.phrases) out.orInPlace(this.phrase(p.words));
+        }
+        return out;
+      };
+      ids = this.shared(`s\u0000${subsetKey(s)}`, load);
       byMask[s.mask] = ids;
     }
     return ids;
+  }
+
+  /**
+   * A value derived from the tables alone (no per-search input), shared with the other searches
+   * of this index generation; computed afresh when the search is restricted to some fields.
+   */
+  shared<T>(key: string, load: () => T): T {
+    return this.#fids === null ? this.#cache.get(key, load) : load();
   }
 
   /** Documents containing the term exactly as typed (exactness): the word, n-gram or phrase itself. */
@@ -185,6 +197,12 @@ export class Resolver {
   wordCount(fid: number, count: number): Bitmap {
     return this.#cache.get(`c${fid}\u0000${count}`, () => bitmapFrom(this.#index.search.fidWordCount.get([fid, count])));
   }
+}
+
+/** Identifies a term subset by what its derivations depend on (the index words and settings are fixed per generation). */
+export function subsetKey(s: TermSubset): string {
+  const t = s.term;
+  return `${t.kind}\u0000${t.isPrefix ? 1 : 0}${t.maxTypos}${s.mask}\u0000${t.words.map((w) => w ?? '\u0001').join('\u0000')}`;
 }
 
 const BOTH: WordSets = { words: true, exactWords: true };
