@@ -59,6 +59,7 @@ export function registerSearchRoutes(app: FastifyInstance, ctx: HttpContext): vo
           scores: q.showRankingScore || q.showRankingScoreDetails || q.rankingScoreThreshold !== null,
           threshold: q.rankingScoreThreshold,
           deadline: started + (settings.searchCutoffMs ?? DEFAULT_CUTOFF_MS),
+          locales: q.locales,
         },
         state.keyword,
       );

@@ -37,6 +37,8 @@ export interface KeywordRequest {
   threshold: number | null;
   /** absolute `performance.now()` deadline */
   deadline: number;
+  /** languages the query is tokenized with (search `locales`); null: detected */
+  locales?: readonly string[] | null;
   /** documents allowed (filters, later); null = every document */
   universe?: Bitmap | null;
 }
@@ -96,7 +98,8 @@ export interface SharedReads {
 
 export function keywordSearch(index: Index, sets: SharedReads, req: KeywordRequest, setup: KeywordSetup): KeywordResult {
   const resolver = new Resolver(index, req.fids, sets.cache);
-  const parsed = parseQuery(req.q, setup.tokenizer);
+  const tokenizer = req.locales ? setup.tokenizer.withLocales(req.locales) : setup.tokenizer;
+  const parsed = parseQuery(req.q, tokenizer);
   let universe = req.universe ?? index.usedIds();
   if (parsed.negativeWords.length > 0 || parsed.negativePhrases.length > 0) {
     universe = universe.clone();
