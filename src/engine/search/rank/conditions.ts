@@ -158,16 +158,27 @@ function positionConditions(node: RankNode, ctx: ConditionContext): Condition[] 
   return [...byCost].map(([cost, docids]) => ({ cost, docids: Bitmap.and(docids, all) }));
 }
 
-/** Words a node ends with (left side of a pair) or starts with (right side). */
-function edgeWords(s: TermSubset, side: 'last' | 'first'): string[] {
-  const out = new Set(subsetWords(s));
+/** Words a node ends with (left side of a pair) or starts with (right side); prefix completions apart. */
+function edgeWords(s: TermSubset, side: 'last' | 'first'): { words: string[]; completions: string[] } {
+  const words = new Set<string>();
+  const completions: string[] = [];
+  for (let g = 0; g < 3; g++) {
+    if ((s.mask & (1 << g)) === 0) continue;
+    for (const d of s.term.derivations[g].words) {
+      if (d.kind === 'prefix') completions.push(d.word);
+      else words.add(d.word);
+    }
+  }
   for (const p of subsetPhrases(s)) {
     const present = p.filter((w): w is string => w !== null);
     const w = side === 'last' ? present[present.length - 1] : present[0];
-    if (w !== undefined) out.add(w);
+    if (w !== undefined) words.add(w);
   }
-  return [...out];
+  return { words: [...words], completions };
 }
+
+/** Prefix completions looked up one by one when the right word comes first (reversed pairs). */
+const REVERSED_COMPLETIONS = 100;
 
 function proximityConditions(edge: RankEdge, graph: RankGraph, ctx: ConditionContext): Condition[] {
   if (edge.to === END) return [{ cost: 0, docids: ALL }];
@@ -179,15 +190,25 @@ function proximityConditions(edge: RankEdge, graph: RankGraph, ctx: ConditionCon
   if (edge.gap) return [{ cost: 0, docids: both }];
   const lefts = edgeWords(from, 'last');
   const rights = edgeWords(to, 'first');
+  const leftWords = [...lefts.words, ...lefts.completions];
+  const prefix = rights.completions.length > 0 ? to.term.original : null;
+  const reversedRights = [...rights.words, ...rights.completions.slice(0, REVERSED_COMPLETIONS)];
   const r = ctx.resolver;
   const union = (pairs: [number, boolean][]) => {
     const out = new Bitmap();
-    for (const l of lefts) {
-      for (const rw of rights) {
-        for (const [prox, reversed] of pairs) out.orInPlace(reversed ? r.pair(prox, rw, l) : r.pair(prox, l, rw));
+    for (const [prox, reversed] of pairs) {
+      for (const l of leftWords) {
+        if (reversed) {
+          for (const rw of reversedRights) out.orInPlace(r.pair(prox, rw, l));
+        } else {
+          for (const rw of rights.words) out.orInPlace(r.pair(prox, l, rw));
+          // every completion at once: one range scan of (prox, l, prefix…)
+          if (prefix !== null) out.orInPlace(r.pairPrefix(prox, l, prefix));
+        }
       }
     }
-    return out.andInPlace(both), out;
+    out.andInPlace(both);
+    return out;
   };
   if (ctx.proximity === 'byAttribute') {
     return [

@@ -101,6 +101,18 @@ export class Resolver {
     );
   }
 
+  /** Documents where some word starting with `prefix` follows `first` at exactly `proximity` positions. */
+  pairPrefix(proximity: number, first: string, prefix: string): Bitmap {
+    return this.#cache.get(`q${proximity}\u0000${first}\u0000${prefix}`, () => {
+      const out = new Bitmap();
+      const table = this.#index.search.wordPairProximity;
+      for (const [, bytes] of table.entries({ start: [proximity, first, prefix], end: [proximity, first, `${prefix}\uffff`] })) {
+        out.orInPlace(bitmapFrom(bytes));
+      }
+      return out;
+    });
+  }
+
   /** Documents where the phrase's words appear consecutively (stop words: any one word). */
   phrase(words: PhraseWords): Bitmap {
     const key = `${this.#fids === null ? 'P' : 'R'}\u0000${words.map((w) => w ?? '\u0001').join('\u0000')}`;
