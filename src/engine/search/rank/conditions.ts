@@ -3,15 +3,17 @@
 //
 //   typo          v's derivations with g typos, cost g (+ n for an n-gram of n words); a word
 //                 allowed no typo still has a cost-1 edge (its split words)
-//   proximity     u's last word and v's first word: 0 adjacent, 1 gap of one or swapped,
-//                 2 gap of two or swapped with one between, 3 anything else; free across a gap
-//                 left by the words rule, and from START / into END
+//   proximity     u's last word and v's first word: 0 adjacent, 1 one word between or swapped,
+//                 2 two between or swapped with one between, 3 anything else; free between
+//                 terms not adjacent in the query, from START and into END (+ n − 1 for an
+//                 n-gram v)
 //   attributeRank v found in field f: weight(f) × words(v), plus an empty max-weight edge
 //   wordPosition  v found at bucketed position p: Σᵢ f(|p − q| + i), plus an empty 10 × words edge
 //   exactWords    v as typed: 0; otherwise words(v)
 import { Bitmap } from '../../bitmap/index.ts';
 import type { Condition } from './cost-layers.ts';
 import { END, START, nodeWords, type RankEdge, type RankGraph, type RankNode } from './graph.ts';
+import type { PhraseWords } from '../query/index.ts';
 import { subsetKey, subsetPhrases, subsetWords, type Resolver, type TermSubset } from './resolve.ts';
 
 export type GraphRuleName = 'typo' | 'proximity' | 'attributeRank' | 'wordPosition' | 'exactWords';
@@ -158,8 +160,15 @@ function positionConditions(node: RankNode, ctx: ConditionContext): Condition[] 
   return [...byCost].map(([cost, docids]) => ({ cost, docids: Bitmap.and(docids, all) }));
 }
 
-/** Words a node ends with (left side of a pair) or starts with (right side); prefix completions apart. */
-function edgeWords(s: TermSubset, side: 'last' | 'first'): { words: string[]; completions: string[] } {
+/** A node's side of a pair: its words, its prefix completions, and its phrases by their edge word. */
+interface PairSide {
+  words: string[];
+  completions: string[];
+  /** [the phrase's last (left side) or first (right side) word, the phrase]; a stop word there: none */
+  phrases: [string, PhraseWords][];
+}
+
+function pairSide(s: TermSubset, side: 'last' | 'first'): PairSide {
   const words = new Set<string>();
   const completions: string[] = [];
   for (let g = 0; g < 3; g++) {
@@ -169,57 +178,70 @@ function edgeWords(s: TermSubset, side: 'last' | 'first'): { words: string[]; co
       else words.add(d.word);
     }
   }
+  const phrases: [string, PhraseWords][] = [];
   for (const p of subsetPhrases(s)) {
-    const present = p.filter((w): w is string => w !== null);
-    const w = side === 'last' ? present[present.length - 1] : present[0];
-    if (w !== undefined) words.add(w);
+    const w = side === 'last' ? p[p.length - 1] : p[0];
+    if (w !== null && w !== undefined) phrases.push([w, p]);
   }
-  return { words: [...words], completions };
+  return { words: [...words], completions, phrases };
 }
 
 /** Prefix completions looked up one by one when the right word comes first (reversed pairs). */
 const REVERSED_COMPLETIONS = 100;
+/** Pairs are recorded up to this distance; farther is the last cost. */
+const MAX_PAIR_DISTANCE = 3;
 
+/**
+ * Proximity edges (milli `proximity/build.rs` and `compute_docids.rs`): a right-hand n-gram of
+ * n words adds n − 1 to every cost; terms not adjacent in the query (a stop word or a removed
+ * term between them) cost nothing but that; pairs involving a phrase are never swapped.
+ */
 function proximityConditions(edge: RankEdge, graph: RankGraph, ctx: ConditionContext): Condition[] {
   if (edge.to === END) return [{ cost: 0, docids: ALL }];
   const to = graph.nodes[edge.to]!.subset!;
-  const right = ctx.resolver.subset(to);
-  if (edge.from === START) return [{ cost: 0, docids: right }];
+  const toDocs = ctx.resolver.subset(to);
+  const extra = to.term.span[1] - to.term.span[0];
+  if (edge.from === START) return [{ cost: extra, docids: toDocs }];
   const from = graph.nodes[edge.from]!.subset!;
-  const both = Bitmap.and(ctx.resolver.subset(from), right);
-  if (edge.gap) return [{ cost: 0, docids: both }];
-  const lefts = edgeWords(from, 'last');
-  const rights = edgeWords(to, 'first');
-  const leftWords = [...lefts.words, ...lefts.completions];
-  const prefix = rights.completions.length > 0 ? to.term.original : null;
-  const reversedRights = [...rights.words, ...rights.completions.slice(0, REVERSED_COMPLETIONS)];
+  if (from.term.positions[1] + 1 !== to.term.positions[0]) return [{ cost: extra, docids: toDocs }];
+  const both = Bitmap.and(ctx.resolver.subset(from), toDocs);
+  const left = pairSide(from, 'last');
+  const right = pairSide(to, 'first');
   const r = ctx.resolver;
-  const union = (pairs: [number, boolean][]) => {
+  const prefix = right.completions.length > 0 ? to.term.original : null;
+  // [left word, right word, phrases they stand for (their documents must hold them)]
+  const lefts: [string, PhraseWords | null][] = [...[...left.words, ...left.completions].map((w) => [w, null] as [string, null]), ...left.phrases];
+  const rights: [string, PhraseWords | null][] = [...right.words.map((w) => [w, null] as [string, null]), ...right.phrases];
+  const reversedCompletions = right.completions.slice(0, REVERSED_COMPLETIONS).map((w) => [w, null] as [string, null]);
+  const within = (ids: Bitmap, lp: PhraseWords | null, rp: PhraseWords | null): Bitmap => {
+    if (lp === null && rp === null) return ids;
+    const out = lp === null ? ids.clone() : Bitmap.and(ids, r.phrase(lp));
+    if (rp !== null) out.andInPlace(r.phrase(rp));
+    return out;
+  };
+  /** documents with the pair in order at `forward`, or swapped at `backward` (0: not looked up) */
+  const pairs = (forward: number, backward: number) => {
     const out = new Bitmap();
-    for (const [prox, reversed] of pairs) {
-      for (const l of leftWords) {
-        if (reversed) {
-          for (const rw of reversedRights) out.orInPlace(r.pair(prox, rw, l));
-        } else {
-          for (const rw of rights.words) out.orInPlace(r.pair(prox, l, rw));
-          // every completion at once: one range scan of (prox, l, prefix…)
-          if (prefix !== null) out.orInPlace(r.pairPrefix(prox, l, prefix));
-        }
+    for (const [l, lp] of lefts) {
+      for (const [rw, rp] of rights) {
+        out.orInPlace(within(r.pair(forward, l, rw), lp, rp));
+        if (backward >= 1 && lp === null && rp === null) out.orInPlace(r.pair(backward, rw, l));
+      }
+      if (prefix !== null) {
+        // every completion at once: one range scan of (forward, l, prefix…)
+        out.orInPlace(within(r.pairPrefix(forward, l, prefix), lp, null));
+        if (backward >= 1 && lp === null) for (const [rw] of reversedCompletions) out.orInPlace(r.pair(backward, rw, l));
       }
     }
     out.andInPlace(both);
     return out;
   };
+  const out: Condition[] = [];
   if (ctx.proximity === 'byAttribute') {
-    return [
-      { cost: 0, docids: union([[1, false]]) },
-      { cost: 3, docids: both },
-    ];
+    out.push({ cost: extra, docids: pairs(1, 0) });
+  } else {
+    for (let d = 1; d <= MAX_PAIR_DISTANCE; d++) out.push({ cost: extra + d - 1, docids: pairs(d, d - 1) });
   }
-  return [
-    { cost: 0, docids: union([[1, false]]) },
-    { cost: 1, docids: union([[2, false], [1, true]]) },
-    { cost: 2, docids: union([[3, false], [2, true]]) },
-    { cost: 3, docids: both },
-  ];
+  out.push({ cost: extra + MAX_PAIR_DISTANCE, docids: toDocs });
+  return out;
 }

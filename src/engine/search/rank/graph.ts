@@ -1,6 +1,5 @@
 // The query graph as the ranking rules walk it: START → term subsets → END, where each node
-// keeps the typo groups still allowed (rules refine them bucket by bucket), and edges remember
-// whether terms removed by the `words` rule lie between their ends (a "gap").
+// keeps the typo groups still allowed (rules refine them bucket by bucket).
 //
 // Node 0 is START, node 1 is END; term nodes follow in the query graph's order. `order` is a
 // topological order (by first term, then last term), START first, END last.
@@ -18,8 +17,6 @@ export interface RankNode {
 export interface RankEdge {
   readonly from: number;
   readonly to: number;
-  /** removed terms lie between the two nodes (or before the first one, for START) */
-  readonly gap: boolean;
 }
 
 export interface RankGraph {
@@ -47,14 +44,14 @@ export function rankGraphOf(query: QueryGraph, termCount: number): RankGraph {
   });
   const edges: RankEdge[] = [];
   query.nodes.forEach((n, from) => {
-    for (const to of n.successors) edges.push({ from, to, gap: false });
+    for (const to of n.successors) edges.push({ from, to });
   });
   return assemble(nodes, edges, termCount);
 }
 
 /**
  * The graph without the `removed` nodes: each remaining node links to the remaining nodes it
- * reached through removed ones only (milli `remove_nodes_keep_edges`), such edges being gaps.
+ * reached through removed ones only (milli `remove_nodes_keep_edges`).
  */
 export function withoutNodes(full: RankGraph, removed: ReadonlySet<number>): RankGraph {
   if (removed.size === 0) return full;
@@ -62,17 +59,17 @@ export function withoutNodes(full: RankGraph, removed: ReadonlySet<number>): Ran
   full.nodes.forEach((_, from) => {
     if (removed.has(from) || from === END) return;
     const seen = new Set<number>();
-    const walk = (node: number, gap: boolean) => {
+    const walk = (node: number) => {
       for (const e of full.out[node]!) {
         const to = full.edges[e]!.to;
-        if (removed.has(to)) walk(to, true);
+        if (removed.has(to)) walk(to);
         else if (!seen.has(to)) {
           seen.add(to);
-          edges.push({ from, to, gap: gap && to !== END });
+          edges.push({ from, to });
         }
       }
     };
-    walk(from, false);
+    walk(from);
   });
   return assemble(full.nodes, edges, full.termCount);
 }

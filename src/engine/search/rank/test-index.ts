@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Index } from '../../index/index.ts';
 import { DocumentsWriter } from '../../indexing/documents.ts';
-import type { SearchConfig } from '../../indexing/search-writer.ts';
+import type { SearchConfig } from '../../indexing/search-config.ts';
 import { Tokenizer } from '../../tokenizer/index.ts';
 import { keywordSearch, type KeywordRequest, type KeywordResult, type KeywordSetup } from './search.ts';
 
@@ -22,10 +22,15 @@ export function testIndex(docs: Record<string, unknown>[], opts: { searchable?: 
   const index = Index.open(dir, { primaryKey: 'id', now: 1 });
   const searchable = opts.searchable ?? null;
   const stopWords = new Set(opts.stopWords ?? []);
-  const isSearchable = (p: string) => searchable === null || searchable.some((s) => p === s || p.startsWith(`${s}.`));
   const config: SearchConfig = {
-    fields: { isSearchable, isExact: () => false, numbersExact: false, proximity: 'byWord' },
-    tokenizer: new Tokenizer({ stopWords }),
+    searchable,
+    exact: [],
+    numbersExact: false,
+    proximity: 'byWord',
+    stopWords: [...stopWords],
+    separatorTokens: [],
+    nonSeparatorTokens: [],
+    dictionary: [],
   };
   index.env.write(() => {
     const w = new DocumentsWriter(index, config);
