@@ -3,6 +3,8 @@
 import type { FastifyInstance } from 'fastify';
 import os from 'node:os';
 import { parseCli, type Options } from './cli/index.ts';
+import { executeSearch, parseSearchBody, type SearchResponse } from './api/search/index.ts';
+import { indexNotFound } from './api/indexes/index.ts';
 import { buildApp } from './http/app.ts';
 import { Instance } from './instance/index.ts';
 import { instanceOptions } from './server.ts';
@@ -52,6 +54,16 @@ export class Muninn {
     const res = await this.#app.inject({ method, url, headers, ...(body !== undefined ? { payload: JSON.stringify(body) } : {}) });
     const text = res.body;
     return { status: res.statusCode, body: (text === '' ? null : JSON.parse(text)) as T };
+  }
+
+  /**
+   * Searches an index directly (no HTTP encoding): `body` is what `POST /indexes/{uid}/search`
+   * takes. Throws the API error (an `ApiError` with `code`) a request would have answered.
+   */
+  search(indexUid: string, body: Record<string, unknown> = {}): SearchResponse {
+    const index = this.instance.indexes.get(indexUid);
+    if (!index) throw indexNotFound(indexUid);
+    return executeSearch(index, indexUid, parseSearchBody(body));
   }
 
   /** Waits until a task is finished and returns it. */

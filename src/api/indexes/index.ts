@@ -163,3 +163,8 @@ export function indexStatsView(s: IndexStatsInput, opts: { human: boolean; inter
   view.fieldDistribution = s.fieldDistribution;
   return view;
 }
+
+/** ``Index `uid` not found.`` (404), for routes, tasks and the library alike. */
+export function indexNotFound(uid: string): ApiError {
+  return new ApiError('index_not_found', `Index \`${uid}\` not found.`);
+}

@@ -13,3 +13,6 @@ export {
   searchResponse, searchWindow, uuidV7, wantsMetadata, type ResponseMetadata, type ResponseOptions, type SearchOutcome,
   type SearchResponse, type SearchWindow,
 } from './response.ts';
+export { executeSearch, DEFAULT_CUTOFF_MS, type ExecuteOptions } from './execute.ts';
+export { indexSearchState, type IndexSearchState } from './state.ts';
+export { fieldWeights, keywordSetup, scoreDetails, searchOnFids } from './keyword.ts';

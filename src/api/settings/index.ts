@@ -10,3 +10,4 @@ export { type EmbedderAction } from './embedders.ts';
 export { isFacetedBy, matchDistinctField, matchFieldLegacy, matchPattern, matchPatterns, type PatternMatch } from './patterns.ts';
 export { ascDescFields, parseRankingRule, type RankingRule } from './ranking-rules.ts';
 export { LOCALES, canonicalLocale } from './locales.ts';
+export { settingsOf } from './stored.ts';

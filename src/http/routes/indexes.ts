@@ -31,9 +31,9 @@ export function indexParam(req: FastifyRequest): string {
   return pathIndexUid((req.params as { indexUid: string }).indexUid);
 }
 
-export function indexNotFound(uid: string): ApiError {
-  return new ApiError('index_not_found', `Index \`${uid}\` not found.`);
-}
+import { indexNotFound } from '../../api/indexes/index.ts';
+
+export { indexNotFound };
 
 /** The index of a path uid or a 404. */
 export function requireIndex(ctx: HttpContext, uid: string): Index {

@@ -49,6 +49,6 @@ export function failed(task: Task, err: unknown): Task {
   return { ...task, status: 'failed', details: task.details === null ? null : failedDetails(task.details), error: apiErr.toBody() };
 }
 
-export function indexNotFound(uid: string): ApiError {
-  return new ApiError('index_not_found', `Index \`${uid}\` not found.`);
-}
+import { indexNotFound } from '../../api/indexes/index.ts';
+
+export { indexNotFound };

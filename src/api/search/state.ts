@@ -1,11 +1,10 @@
 // What searches of an index share until its next write: settings, fields, word sets and the
 // keyword setup, cached by the index generation (bumped by every write transaction).
-import { keywordSetup } from '../../api/search/keyword.ts';
-import type { Settings } from '../../api/settings/index.ts';
+import { settingsOf, type Settings } from '../settings/index.ts';
+import { keywordSetup } from './keyword.ts';
 import type { Index } from '../../engine/index/index.ts';
 import { ReadCache, type KeywordSetup, type SharedReads } from '../../engine/search/rank/index.ts';
 import { Tokenizer } from '../../engine/tokenizer/index.ts';
-import { storedSettings } from '../../tasks/index-settings.ts';
 
 export interface IndexSearchState {
   generation: number;
@@ -24,7 +23,7 @@ export function indexSearchState(index: Index): IndexSearchState {
   const generation = index.generation();
   const cached = states.get(index);
   if (cached !== undefined && cached.generation === generation) return cached;
-  const settings = storedSettings(index);
+  const settings = settingsOf(index);
   const fields = index.fieldsOrder();
   const state: IndexSearchState = {
     generation,
