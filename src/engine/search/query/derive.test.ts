@@ -11,7 +11,7 @@
 //    dropped from them; at most 50 alternatives / 100 words.
 // 7. Split words: the pair with the most proximity-1 documents, first on ties, none at count 0,
 //    none for phrases.
-// 8. Word-set origin: the typed word may come from the exact set; typo and prefix derivations
+// 8. Word-set origin: the typed word may come from the exact set; typo and prefix derivations Prefix completions come from the exact set too.
 //    never do.
 // 9. Caps: 1000 completions, 150 one-typo words, 50 two-typo words.
 // 10. Words over 250 bytes derive nothing; phrases derive only themselves.
@@ -157,7 +157,11 @@ test('8. exact word set origin', () => {
   const t = term('catalog', src);
   assert.deepEqual(t.derivations[0].words, [
     { word: 'catalog', kind: 'original', sets: { words: true, exactWords: true } },
+    // completions come from both sets (a prefix reaches exact attributes), in byte order
+    { word: 'cataloge', kind: 'prefix', sets: { words: false, exactWords: true } },
     { word: 'catalogs', kind: 'prefix', sets: { words: true, exactWords: false } },
+    { word: 'catalogue', kind: 'prefix', sets: { words: false, exactWords: true } },
+    { word: 'catalogx', kind: 'prefix', sets: { words: false, exactWords: true } },
   ]);
   assert.deepEqual(words(t, 1), []);
   const only = term('cataloge ', src);

@@ -2,7 +2,7 @@
 // `make_ngram` compute them, over a WordSource instead of the index databases:
 //
 //   cost 0  the word itself when indexed (normal or exact set), prefix completions of the
-//           prefix term (normal set, ≤ 1000, the word itself excluded), synonyms (≤ 50
+//           prefix term (either set, ≤ 1000, the word itself excluded), synonyms (≤ 50
 //           alternatives, ≤ 100 words in all; one word → word, more → phrase)
 //   cost 1  one-typo words (normal set, ≤ 150, same first character), the best split `l r`
 //           (highest pair-proximity-1 count; first wins ties; none for phrases, nor for an
@@ -19,6 +19,7 @@
 // "w1 w2[ w3]". The concatenation itself reads word-docids only (milli `Word::Derived`).
 
 import { MAX_WORD_BYTES, utf8Length } from '../../tokenizer/index.ts';
+import { compareUtf8 } from '../../words/index.ts';
 import type {
   ParsedQuery,
   ParsedTerm,
@@ -143,13 +144,22 @@ function deriveWord(
   const inExact = ngramWords === null && source.exactWords.has(word);
   if (inWords || inExact) add(zeroWords, { word, kind: 'original', sets: { words: inWords, exactWords: inExact } });
 
-  // prefix completions
+  // prefix completions, from both word sets (milli reads word-prefix and exact-word-prefix
+  // postings alike: a prefix reaches exact attributes, upstream issue #6403)
   if (isPrefix) {
-    let count = 0;
-    for (const w of source.words.prefixed(word, LIMITS.prefixCount + 1)) {
-      if (w === word) continue;
-      if (count++ >= LIMITS.prefixCount) break;
-      add(zeroWords, { word: w, kind: 'prefix', sets: NORMAL });
+    const completions = new Map<string, { words: boolean; exactWords: boolean }>();
+    for (const [set, words] of [['words', source.words], ['exactWords', source.exactWords]] as const) {
+      let count = 0;
+      for (const w of words.prefixed(word, LIMITS.prefixCount + 1)) {
+        if (w === word) continue;
+        if (count++ >= LIMITS.prefixCount) break;
+        const sets = completions.get(w) ?? { words: false, exactWords: false };
+        sets[set] = true;
+        completions.set(w, sets);
+      }
+    }
+    for (const [w, sets] of [...completions].sort((a, b) => compareUtf8(a[0], b[0])).slice(0, LIMITS.prefixCount)) {
+      add(zeroWords, { word: w, kind: 'prefix', sets });
     }
   }
 
