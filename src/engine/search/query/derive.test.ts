@@ -11,8 +11,8 @@
 //    dropped from them; at most 50 alternatives / 100 words.
 // 7. Split words: the pair with the most proximity-1 documents, first on ties, none at count 0,
 //    none for phrases.
-// 8. Word-set origin: the typed word may come from the exact set; typo and prefix derivations Prefix completions come from the exact set too.
-//    never do.
+// 8. Word-set origin: the typed word and prefix completions may come from the exact set; typo
+//    derivations never do.
 // 9. Caps: 1000 completions, 150 one-typo words, 50 two-typo words.
 // 10. Words over 250 bytes derive nothing; phrases derive only themselves.
 import { test } from 'node:test';
