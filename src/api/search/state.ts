@@ -29,7 +29,7 @@ export function indexSearchState(index: Index): IndexSearchState {
     generation,
     settings,
     fields,
-    wordSets: { ...index.wordSets(), cache: new ReadCache() },
+    wordSets: { ...index.wordSets(), cache: new ReadCache(), documents: index.usedIds() },
     keyword: keywordSetup(settings, fields),
     formatTokenizer: new Tokenizer({
       separatorTokens: settings.separatorTokens,

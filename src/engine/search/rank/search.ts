@@ -94,13 +94,15 @@ export interface SharedReads {
   words: WordSet;
   exactWords: WordSet;
   cache?: ReadCache;
+  /** every document id (read once per generation) */
+  documents?: Bitmap;
 }
 
 export function keywordSearch(index: Index, sets: SharedReads, req: KeywordRequest, setup: KeywordSetup): KeywordResult {
   const resolver = new Resolver(index, req.fids, sets.cache);
   const tokenizer = req.locales ? setup.tokenizer.withLocales(req.locales) : setup.tokenizer;
   const parsed = parseQuery(req.q, tokenizer);
-  let universe = req.universe ?? index.usedIds();
+  let universe = req.universe ?? sets.documents ?? index.usedIds();
   if (parsed.negativeWords.length > 0 || parsed.negativePhrases.length > 0) {
     universe = universe.clone();
     for (const w of parsed.negativeWords) universe.andNotInPlace(resolver.anyWord(w));
