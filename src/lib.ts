@@ -3,7 +3,7 @@
 import type { FastifyInstance } from 'fastify';
 import os from 'node:os';
 import { parseCli, type Options } from './cli/index.ts';
-import { executeSearch, parseSearchBody, type SearchResponse } from './api/search/index.ts';
+import { executeMultiSearch, executeSearch, parseMultiSearchBody, parseSearchBody, type SearchResponse } from './api/search/index.ts';
 import { indexNotFound } from './api/indexes/index.ts';
 import { buildApp } from './http/app.ts';
 import { Instance } from './instance/index.ts';
@@ -64,6 +64,15 @@ export class Muninn {
     const index = this.instance.indexes.get(indexUid);
     if (!index) throw indexNotFound(indexUid);
     return executeSearch(index, indexUid, parseSearchBody(body));
+  }
+
+  /**
+   * Runs a multi-search directly: `body` is what `POST /multi-search` takes (`queries`, optional
+   * `federation`). Every index is allowed, as with the master key. Throws the API error a request
+   * would have answered.
+   */
+  multiSearch(body: Record<string, unknown>): Record<string, unknown> {
+    return executeMultiSearch(parseMultiSearchBody(body), { index: (uid) => this.instance.indexes.get(uid) });
   }
 
   /** Waits until a task is finished and returns it. */

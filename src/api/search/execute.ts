@@ -1,16 +1,17 @@
 // One search on one index, from parsed parameters to the response body (search.md): what the
-// HTTP route and the embedded library both run.
+// HTTP route and the embedded library both run. Multi-search (multi-search.ts) uses the ranking
+// step on its own (`rankSearch`) and formats the merged hits itself.
 //
 //   parameters ─► refuse what is not supported yet ─► placeholder: documents in internal id
 //   order │ keyword: engine/search/rank ─► hits (fields, _formatted, scores) ─► response
 import type { Index } from '../../engine/index/index.ts';
-import { globalScore, keywordSearch } from '../../engine/search/rank/index.ts';
-import { buildHits, type EngineHit, type EngineResult } from './hits.ts';
+import { globalScore, keywordSearch, type KeywordRequest, type RuleScore } from '../../engine/search/rank/index.ts';
+import { buildHits, type EngineHit, type EngineResult, type HitContext } from './hits.ts';
 import { scoreDetails, searchOnFids } from './keyword.ts';
 import { MatchingWords } from './matching-words.ts';
-import { isPlaceholder, type SearchQuery } from './query-types.ts';
+import { isPageMode, isPlaceholder, type SearchQuery } from './query-types.ts';
 import { searchResponse, searchWindow, type SearchResponse } from './response.ts';
-import { indexSearchState } from './state.ts';
+import { indexSearchState, type IndexSearchState } from './state.ts';
 import { rejectUnsupported } from './unsupported.ts';
 
 /** `searchCutoffMs: null`: Meilisearch's default budget (search.md §11). */
@@ -19,55 +20,106 @@ export const DEFAULT_CUTOFF_MS = 1500;
 export interface ExecuteOptions {
   /** `Meili-Include-Metadata`: add the index uid and primary key to the response */
   metadata?: boolean;
+  /** shared by the results of one multi-search request; a new UUID v7 otherwise */
+  requestUid?: string;
 }
 
 export function executeSearch(index: Index, uid: string, q: SearchQuery, opts: ExecuteOptions = {}): SearchResponse {
   const started = performance.now();
   rejectUnsupported(q);
   const state = indexSearchState(index);
-  const { settings } = state;
-  const maxTotalHits = settings.pagination.maxTotalHits;
+  const maxTotalHits = state.settings.pagination.maxTotalHits;
   const window = searchWindow(q, maxTotalHits);
-  let engine: EngineResult;
-  let totalHits: number;
+  const scores = q.showRankingScore || q.showRankingScoreDetails || q.rankingScoreThreshold !== null;
+  const ranked = rankSearch(index, uid, q, { state, offset: window.offset, limit: window.limit, scores, started });
+  const hits = buildHits(q, ranked, hitContext(state));
+  const metadata = opts.metadata ? { indexUid: uid, primaryKey: index.meta().primaryKey } : null;
+  const outcome = { hits, totalHits: ranked.totalHits, processingTimeMs: performance.now() - started };
+  return searchResponse(q, outcome, { maxTotalHits, metadata, ...(opts.requestUid ? { requestUid: opts.requestUid } : {}) });
+}
+
+/** One ranked document: its internal id and the rule ranks its score comes from. */
+export interface RankedHit extends EngineHit {
+  id: number;
+  /** rule ranks in rule order; empty for a placeholder search (score 1) */
+  ranks: readonly RuleScore[];
+}
+
+/** The ranked page of a query, before formatting. */
+export interface RankedSearch extends EngineResult {
+  hits: RankedHit[];
+  /** matching documents (after negative words and threshold), before the `maxTotalHits` cap */
+  totalHits: number;
+}
+
+export interface RankOptions {
+  state: IndexSearchState;
+  offset: number;
+  limit: number;
+  /** complete rule ranks for every returned document (else singleton buckets stop early) */
+  scores: boolean;
+  /** `performance.now()` at the start of the request: the cutoff counts from it */
+  started: number;
+}
+
+/** Ranks the documents of `q` (already checked by `rejectUnsupported`) and returns a page of them. */
+export function rankSearch(index: Index, uid: string, q: SearchQuery, opts: RankOptions): RankedSearch {
+  const { state } = opts;
   if (isPlaceholder(q)) {
     // a placeholder search without sort ranks every document equally, in internal id order
-    const { results, total } = index.documentsPage({ offset: window.offset, limit: window.limit });
-    engine = { hits: results.map((document) => ({ document, score: 1, scoreDetails: {} })), matchingWords: MatchingWords.none() };
-    totalHits = total;
-  } else {
-    const result = keywordSearch(
-      index,
-      state.wordSets,
-      {
-        q: q.q!,
-        offset: window.offset,
-        limit: window.limit,
-        strategy: q.matchingStrategy,
-        fids: searchOnFids(q.attributesToSearchOn, settings, state.fields, uid),
-        scores: q.showRankingScore || q.showRankingScoreDetails || q.rankingScoreThreshold !== null,
-        threshold: q.rankingScoreThreshold,
-        deadline: started + (settings.searchCutoffMs ?? DEFAULT_CUTOFF_MS),
-        locales: q.locales,
-      },
-      state.keyword,
-    );
-    const hits: EngineHit[] = [];
-    result.ids.forEach((id, i) => {
+    const documents = state.wordSets.documents ?? index.usedIds();
+    const hits: RankedHit[] = [];
+    for (const id of documents.rangeUint32Array(opts.offset, opts.limit)) {
       const document = index.documentById(id);
-      if (document === undefined) return;
-      const scores = result.scores[i]!;
-      hits.push({ document, score: globalScore(scores), scoreDetails: scoreDetails(scores, result.legacyAttribute) });
-    });
-    engine = { hits, matchingWords: MatchingWords.fromTerms(result.located) };
-    totalHits = result.candidates;
+      if (document !== undefined) hits.push({ id, document, score: 1, scoreDetails: {}, ranks: [] });
+    }
+    return { hits, totalHits: documents.size, matchingWords: MatchingWords.none() };
   }
-  const hits = buildHits(q, engine, {
-    fields: state.fields,
-    displayedAttributes: settings.displayedAttributes,
-    localizedAttributes: settings.localizedAttributes,
-    tokenizer: state.formatTokenizer,
+  const result = keywordSearch(index, state.wordSets, keywordRequest(uid, q, opts), state.keyword);
+  const hits: RankedHit[] = [];
+  result.ids.forEach((id, i) => {
+    const document = index.documentById(id);
+    if (document === undefined) return;
+    const ranks = result.scores[i]!;
+    hits.push({ id, document, score: globalScore(ranks), scoreDetails: scoreDetails(ranks, result.legacyAttribute), ranks });
   });
-  const metadata = opts.metadata ? { indexUid: uid, primaryKey: index.meta().primaryKey } : null;
-  return searchResponse(q, { hits, totalHits, processingTimeMs: performance.now() - started }, { maxTotalHits, metadata });
+  return { hits, totalHits: result.candidates, matchingWords: MatchingWords.fromTerms(result.located) };
+}
+
+/**
+ * The internal ids of the first `cap` matching documents, in id order (unranked): a deadline in
+ * the past makes bucket sort hand back its whole universe unsorted. Used to count the union of
+ * several queries' candidates; a `rankingScoreThreshold` is not applied here.
+ */
+export function candidateIds(index: Index, uid: string, q: SearchQuery, opts: { state: IndexSearchState; cap: number }): Uint32Array {
+  const { state } = opts;
+  if (isPlaceholder(q)) return (state.wordSets.documents ?? index.usedIds()).rangeUint32Array(0, opts.cap);
+  const req = { ...keywordRequest(uid, q, { state, offset: 0, limit: opts.cap, scores: false, started: 0 }), threshold: null, deadline: -Infinity };
+  return Uint32Array.from(keywordSearch(index, state.wordSets, req, state.keyword).ids);
+}
+
+function keywordRequest(uid: string, q: SearchQuery, opts: RankOptions): KeywordRequest {
+  const { settings, fields } = opts.state;
+  return {
+    q: q.q!,
+    offset: opts.offset,
+    limit: opts.limit,
+    strategy: q.matchingStrategy,
+    fids: searchOnFids(q.attributesToSearchOn, settings, fields, uid),
+    scores: opts.scores,
+    threshold: q.rankingScoreThreshold,
+    exhaustive: isPageMode(q),
+    deadline: opts.started + (settings.searchCutoffMs ?? DEFAULT_CUTOFF_MS),
+    locales: q.locales,
+  };
+}
+
+/** What hits of this index generation are formatted with. */
+export function hitContext(state: IndexSearchState): HitContext {
+  return {
+    fields: state.fields,
+    displayedAttributes: state.settings.displayedAttributes,
+    localizedAttributes: state.settings.localizedAttributes,
+    tokenizer: state.formatTokenizer,
+  };
 }

@@ -1,5 +1,6 @@
 // The search API contract without transport (search.md): parameters, refusals of what is not
-// implemented yet, hit formatting (highlight, crop, match positions) and the response.
+// implemented yet, hit formatting (highlight, crop, match positions), the response, and
+// multi-search (multi-search.md: independent or federated queries).
 export * from './query.ts';
 export { commaList, fixSortParameter } from './query-get.ts';
 export { filterIsUsed, notSupported, rejectUnsupported } from './unsupported.ts';
@@ -13,6 +14,12 @@ export {
   searchResponse, searchWindow, uuidV7, wantsMetadata, type ResponseMetadata, type ResponseOptions, type SearchOutcome,
   type SearchResponse, type SearchWindow,
 } from './response.ts';
-export { executeSearch, DEFAULT_CUTOFF_MS, type ExecuteOptions } from './execute.ts';
+export {
+  executeSearch, rankSearch, DEFAULT_CUTOFF_MS, type ExecuteOptions, type RankedHit, type RankedSearch, type RankOptions,
+} from './execute.ts';
+export {
+  parseMultiSearchBody, MULTI_QUERY_FIELDS, type Federation, type FederationOptions, type MultiQuery, type MultiSearchRequest,
+} from './multi-query.ts';
+export { executeMultiSearch, fuseFilters, type MultiSearchContext, type SearchAuthorizer, type SearchRule } from './multi-search.ts';
 export { indexSearchState, type IndexSearchState } from './state.ts';
 export { fieldWeights, keywordSetup, scoreDetails, searchOnFids } from './keyword.ts';

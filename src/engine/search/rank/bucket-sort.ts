@@ -15,6 +15,8 @@ export interface SortOptions {
   threshold: number | null;
   /** `performance.now()` after which the remaining documents are returned unsorted */
   deadline: number;
+  /** exact candidate count wanted (page mode): with a threshold, every bucket is scored */
+  exhaustive?: boolean;
 }
 
 export interface SortOutput {
@@ -41,6 +43,9 @@ export function bucketSort(rules: readonly RuleName[], graph: RankGraph, univers
   const want = opts.offset + opts.limit;
   let skipped = 0;
   const placed = () => skipped + out.ids.length;
+  // once the page is full, walking on only serves to drop buckets below the threshold from the count
+  const counting = opts.exhaustive === true && opts.threshold !== null;
+  const done = () => !counting && placed() >= want;
 
   const emit = (ids: Bitmap, scores: RuleScore[]) => {
     for (const id of ids) {
@@ -66,7 +71,7 @@ export function bucketSort(rules: readonly RuleName[], graph: RankGraph, univers
     }
     let remaining = U;
     for (const bucket of RULES[rules[level]!](U, g, ctx)) {
-      if (placed() >= want) return;
+      if (done()) return;
       const next = [...scores, bucket.score];
       remaining = Bitmap.andNot(remaining, bucket.docids);
       if (opts.threshold !== null && globalScore(next) < opts.threshold) {
@@ -79,7 +84,7 @@ export function bucketSort(rules: readonly RuleName[], graph: RankGraph, univers
         continue;
       }
       visit(level + 1, bucket.docids, bucket.graph(), next);
-      if (performance.now() > opts.deadline && !remaining.isEmpty && placed() < want) {
+      if (performance.now() > opts.deadline && !remaining.isEmpty && !done()) {
         out.degraded = true;
         emit(remaining, [...scores, { rule: 'skipped', rank: 0, max: 1 }]);
         return;

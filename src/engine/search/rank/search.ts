@@ -37,6 +37,8 @@ export interface KeywordRequest {
   threshold: number | null;
   /** absolute `performance.now()` deadline */
   deadline: number;
+  /** page mode: `candidates` must be exact (threshold applied to every candidate) */
+  exhaustive?: boolean;
   /** languages the query is tokenized with (search `locales`); null: detected */
   locales?: readonly string[] | null;
   /** documents allowed (filters, later); null = every document */
@@ -135,6 +137,7 @@ export function keywordSearch(index: Index, sets: SharedReads, req: KeywordReque
     scores: req.scores,
     threshold: req.threshold,
     deadline: req.deadline,
+    exhaustive: req.exhaustive,
   });
   return { ...out, placeholder: false, located: terms.locatedTerms(), legacyAttribute };
 }
