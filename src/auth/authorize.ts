@@ -1,15 +1,20 @@
 // Request authorization: the decision procedure of auth-keys.md §2, without HTTP.
 //
 // Tenant tokens (§7) plug in at step 4 through `TenantTokenVerifier`: given the bearer token of a
-// `search` / `chatCompletions` request it returns null ("not a tenant token": fall back to API key
-// lookup), a `TenantGrant` (the parent key uid and the token's index rules), or throws the ApiError
-// of an invalid token. Steps 6-7 then apply to the parent key exactly as for a plain key.
+// request whose route requires one of `TENANT_TOKEN_ACTIONS` it returns null ("not a tenant
+// token": fall back to API key lookup), a `TenantGrant` (the parent key uid and the token's index
+// rules), or throws the ApiError of an invalid token. Steps 6-7 then apply to the parent key
+// exactly as for a plain key. The rule is declarative: any route declaring the `search` action
+// (search, facet search, similar, multi-search) accepts tenant tokens; any other treats one as an
+// unknown API key.
 import crypto from 'node:crypto';
 import { ApiError } from '../api/errors/index.ts';
+import type { Json } from '../api/validate/index.ts';
 import { nowMicros } from '../engine/time.ts';
 import { expandActions, isKeysAction } from './actions.ts';
 import { anyPatternMatches, formatPatternList } from './index-pattern.ts';
 import type { ApiKey, KeyStore } from './key-store.ts';
+import { createTenantTokenVerifier } from './tenant-token.ts';
 
 export const MSG_MISSING_AUTHORIZATION_HEADER = 'The Authorization header is missing. It must use the bearer authorization method.';
 export const MSG_INVALID_API_KEY = 'The provided API key is invalid.';
@@ -26,8 +31,11 @@ export interface TenantGrant {
   readonly allIndexes: boolean;
   canSeeIndex(uid: string): boolean;
   /** The token's forced filter for this index, if any (ANDed with the user's filter at search time). */
-  filterFor?(uid: string): unknown;
+  filterFor?(uid: string): Json | null;
 }
+
+/** The route actions for which a bearer token may be a tenant token (auth-keys.md §7). */
+export const TENANT_TOKEN_ACTIONS: ReadonlySet<string> = new Set(['search', 'chatCompletions']);
 
 /**
  * Step 4 hook. Returns null when `token` is not a tenant token (then API key lookup happens), a grant
@@ -95,6 +103,31 @@ export class AuthContext {
   get keyIndexes(): readonly string[] | null {
     return this.#keyIndexes;
   }
+
+  /**
+   * The filter the tenant token forces on searches of index `uid` (null without a tenant token or
+   * when its rule for `uid` has none); the search ANDs it with the request's own filter.
+   */
+  searchRuleFilter(uid: string): Json | null {
+    return this.tenant?.filterFor?.(uid) ?? null;
+  }
+}
+
+/**
+ * What `authorizeSearch` decides for one index of an already authorized request: whether the key
+ * (and the tenant token's rules, if any) allow searching it, and the tenant token's filter for it,
+ * to AND with the query's (null: none).
+ */
+export type SearchAuthorization = { allowed: false; filter: null } | { allowed: true; filter: Json | null };
+
+/**
+ * Per-index check for routes that name indexes in their body (`POST /multi-search`: each query's
+ * `indexUid`). Meilisearch answers a refused index with 403 `invalid_api_key`
+ * `The provided API key is invalid.` (inside `.queries[i]` for multi-search).
+ */
+export function authorizeSearch(ctx: AuthContext, indexUid: string): SearchAuthorization {
+  if (!ctx.canSeeIndex(indexUid)) return { allowed: false, filter: null };
+  return { allowed: true, filter: ctx.searchRuleFilter(indexUid) };
 }
 
 /** 403 for `GET /metrics` with a key that does not allow every index. */
@@ -108,8 +141,8 @@ export function metricsNeedsAllIndexes(): ApiError {
 export interface AuthorizerOptions {
   masterKey: string | null;
   keys: KeyStore;
-  /** Tenant token support (§7); absent → every token goes to API key lookup. */
-  tenantTokens?: TenantTokenVerifier;
+  /** Tenant token support (§7): absent → the JWT verifier of tenant-token.ts; null → none (every token is an API key). */
+  tenantTokens?: TenantTokenVerifier | null;
   /** Clock in µs (tests). */
   now?: () => number;
 }
@@ -127,8 +160,9 @@ export class Authorizer {
   constructor(opts: AuthorizerOptions) {
     this.#masterKey = opts.masterKey === null ? null : Buffer.from(opts.masterKey, 'utf8');
     this.#keys = opts.keys;
-    this.#tenantTokens = opts.tenantTokens;
     this.#now = opts.now ?? nowMicros;
+    this.#tenantTokens =
+      opts.tenantTokens === undefined ? createTenantTokenVerifier({ now: () => this.#now() }) : (opts.tenantTokens ?? undefined);
   }
 
   get keys(): KeyStore {
@@ -166,7 +200,7 @@ export class Authorizer {
 
     // 4. tenant token (search and chat only)
     let tenant: TenantGrant | null = null;
-    if (this.#tenantTokens && (req.action === 'search' || req.action === 'chatCompletions') && token !== null) {
+    if (this.#tenantTokens && TENANT_TOKEN_ACTIONS.has(req.action) && token !== null) {
       tenant = this.#tenantTokens(token, this.#keys);
     }
 

@@ -13,6 +13,7 @@ import { registerDocumentRoutes } from './routes/documents.ts';
 import { registerTaskRoutes } from './routes/tasks.ts';
 import { registerSettingsRoutes } from './routes/settings.ts';
 import { registerSearchRoutes } from './routes/search.ts';
+import { registerMultiSearchRoutes } from './routes/multi-search.ts';
 
 export interface AppOptions {
   instance: Instance;
@@ -92,6 +93,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   registerTaskRoutes(app, ctx);
   registerSettingsRoutes(app, ctx);
   registerSearchRoutes(app, ctx);
+  registerMultiSearchRoutes(app, ctx);
   await app.ready();
   return app;
 }

@@ -1,7 +1,7 @@
 // GET / POST /indexes/:indexUid/search (search.md): parameters parsed here, the search itself
 // in api/search/execute.ts.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { executeSearch, parseSearchBody, parseSearchParams, wantsMetadata, type SearchQuery } from '../../api/search/index.ts';
+import { executeSearch, fuseFilters, parseSearchBody, parseSearchParams, wantsMetadata, type SearchQuery } from '../../api/search/index.ts';
 import type { HttpContext } from '../app.ts';
 import { readJson } from '../body.ts';
 import { indexParam, query, requireIndex } from './indexes.ts';
@@ -12,6 +12,9 @@ export function registerSearchRoutes(app: FastifyInstance, ctx: HttpContext): vo
   const search = (req: FastifyRequest, q: SearchQuery) => {
     const uid = indexParam(req);
     const index = requireIndex(ctx, uid);
+    // a tenant token's filter for this index is ANDed with the query's (auth-keys.md §7), never dropped
+    const ruleFilter = req.auth.searchRuleFilter(uid);
+    if (ruleFilter !== null) q = { ...q, filter: fuseFilters(q.filter, ruleFilter) };
     return executeSearch(index, uid, q, { metadata: wantsMetadata(req.headers['meili-include-metadata'] as string | undefined) });
   };
 

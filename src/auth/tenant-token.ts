@@ -1,0 +1,68 @@
+// Tenant tokens as step 4 of the Authorizer (auth-keys.md §7).
+//
+// Decoding and the HMAC check run once per token string: their outcome depends only on the token
+// and on the master key (a key's value is derived from its uid, whether or not the key exists),
+// so verified tokens are kept in a bounded LRU map. What can change is checked on every request:
+// the token's `exp` here, the parent key's existence, expiry, actions and indexes by the
+// Authorizer. Deleting or expiring a key therefore stops its tokens at once.
+import { ApiError } from '../api/errors/index.ts';
+import type { TenantGrant, TenantTokenVerifier } from './authorize.ts';
+import { decodeTenantToken, type TenantTokenClaims } from './jwt.ts';
+import type { KeyStore } from './key-store.ts';
+
+export interface TenantTokenVerifierOptions {
+  /** Clock in µs since the epoch. */
+  now: () => number;
+  /** Verified tokens kept (default 4096). */
+  cacheSize?: number;
+}
+
+interface Verified {
+  readonly grant: TenantGrant;
+  readonly exp: bigint | null;
+}
+
+/** The verifier the Authorizer calls for `search` / `chatCompletions` requests. */
+export function createTenantTokenVerifier(opts: TenantTokenVerifierOptions): TenantTokenVerifier {
+  const capacity = Math.max(1, opts.cacheSize ?? 4096);
+  const cache = new Map<string, Verified>();
+  let cachedFor: KeyStore | null = null;
+
+  return (token, keys) => {
+    if (keys !== cachedFor) {
+      cache.clear();
+      cachedFor = keys;
+    }
+    let verified = cache.get(token);
+    if (verified !== undefined) {
+      // most recently used last
+      cache.delete(token);
+      cache.set(token, verified);
+    } else {
+      const decoded = decodeTenantToken(token, (uid) => keys.keyValue(uid));
+      if (decoded.kind === 'not-jwt') return null;
+      if (decoded.kind === 'invalid') throw new ApiError('invalid_api_key', `Could not decode tenant token, ${decoded.reason}.`);
+      verified = { grant: grantOf(decoded.claims), exp: decoded.claims.exp };
+      cache.set(token, verified);
+      if (cache.size > capacity) cache.delete(cache.keys().next().value!);
+    }
+    if (verified.exp !== null) {
+      const now = BigInt(Math.floor(opts.now() / 1_000_000));
+      if (now > verified.exp) {
+        throw new ApiError('invalid_api_key', `Tenant token expired. Was valid up to \`${verified.exp}\` and we're now \`${now}\`.`);
+      }
+    }
+    return verified.grant;
+  };
+}
+
+function grantOf(claims: TenantTokenClaims): TenantGrant {
+  const { rules } = claims;
+  return Object.freeze({
+    keyUid: claims.keyUid,
+    indexPatterns: rules.patterns,
+    allIndexes: rules.allIndexes,
+    canSeeIndex: (uid: string) => rules.allows(uid),
+    filterFor: (uid: string) => rules.filterFor(uid),
+  });
+}
