@@ -2,8 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { WordSet, compareUtf8 } from './index.ts';
-import { fuzzyWalkBits, type FuzzyMatch, type FuzzyOptions } from './fuzzy.ts';
-import { fuzzyWalkRows } from './fuzzy-rows.ts';
+import { fuzzyWalkBits, fuzzyWalkRows, type FuzzyMatch, type FuzzyOptions } from './fuzzy.ts';
 import { parseHeader } from './layout.ts';
 import { codePoints } from './utf8.ts';
 

@@ -39,19 +39,23 @@
 // (no per-word values). Building is O(total bytes) from sorted input (build.ts).
 
 import { WordSetBuilder, buildBytes } from './build.ts';
-import { fuzzyWalk, type FuzzyMatch, type FuzzyOptions } from './fuzzy.ts';
+import * as fuzzy from './fuzzy.ts';
+import type { FuzzyMatch, FuzzyOptions } from './fuzzy.ts';
 import * as layout from './layout.ts';
 import * as utf from './utf8.ts';
 
 // Module-local copies: under tsx, imported bindings are getter calls, too slow for hot loops.
 const { COUNT_ESCAPE, COUNT_MASK, FINAL, NEXT0, parseHeader, readAddr } = layout;
-const { compareBytes, compareUtf8, decodeUtf8, encodeInto, ensureCapacity, utf8 } = utf;
+const { compareBytes, compareUtf8, encodeInto, ensureCapacity, utf8 } = utf;
+const { enumerateWords, fuzzyWalk } = fuzzy;
 
 export type { FuzzyMatch, FuzzyOptions } from './fuzzy.ts';
 
 /** An immutable set of words (normalised, UTF-8 ordered) in a compact byte form. */
 export class WordSet {
   readonly #bytes: Uint8Array;
+  /** The same bytes as a plain Uint8Array (an LMDB value is a Buffer): the walks see one type. */
+  readonly #view: Uint8Array;
   readonly #width: number;
   readonly #size: number;
   readonly #root: number;
@@ -61,6 +65,7 @@ export class WordSet {
   private constructor(bytes: Uint8Array) {
     const h = parseHeader(bytes);
     this.#bytes = bytes;
+    this.#view = bytes.constructor === Uint8Array ? bytes : new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     this.#width = h.width;
     this.#size = h.size;
     this.#root = h.root;
@@ -99,22 +104,16 @@ export class WordSet {
       a = this.#child(a, c);
       if (a < 0) return false;
     }
-    return a >= 0 && (this.#bytes[a]! & FINAL) !== 0;
+    return a >= 0 && (this.#view[a]! & FINAL) !== 0;
   }
 
-  /** Words starting with `prefix`, in order; `limit` caps the count. */
-  *prefixed(prefix: string, limit = Infinity): Generator<string, void, undefined> {
-    if (!(limit > 0)) return;
+  /** Words starting with `prefix`, in order, lazily; `limit` caps the count. */
+  prefixed(prefix: string, limit = Infinity): Iterable<string> {
+    if (!(limit > 0)) return [];
     const plen = this.#encode(prefix);
     const start = this.#walk(this.#scratch, plen);
-    if (start < 0) return;
-    const path = new Uint8Array(this.#maxLen + 1);
-    path.set(this.#scratch.subarray(0, plen));
-    let found = 0;
-    for (const len of this.#paths(start, path, plen)) {
-      yield decodeUtf8(path, 0, len);
-      if (++found >= limit) return;
-    }
+    if (start < 0) return [];
+    return enumerateWords(this.#view, this.#width, this.#maxLen, this.#scratch, plen, start, limit);
   }
 
   /**
@@ -122,7 +121,7 @@ export class WordSet {
    * writes each word into `path` and yields its length, in byte order.
    */
   *#paths(start: number, path: Uint8Array, plen: number): Generator<number, void, undefined> {
-    const b = this.#bytes;
+    const b = this.#view;
     const w = this.#width;
     const depth = this.#maxLen - plen + 2;
     const sLab = new Int32Array(depth);
@@ -164,7 +163,7 @@ export class WordSet {
    * query word); its typo count is the smallest over its prefixes.
    */
   fuzzy(word: string, opts: FuzzyOptions): Iterable<FuzzyMatch> {
-    return fuzzyWalk(this.#bytes, this.#root, this.#width, this.#maxLen, word, opts);
+    return fuzzyWalk(this.#view, this.#root, this.#width, this.#maxLen, word, opts);
   }
 
   /**
@@ -215,7 +214,7 @@ export class WordSet {
 
   /** The target of the transition labelled `c` of the state at `a`, or -1. */
   #child(a: number, c: number): number {
-    const b = this.#bytes;
+    const b = this.#view;
     const h = b[a]!;
     let n = h & COUNT_MASK;
     let p = a + 1;
