@@ -5,7 +5,9 @@
 //   parameters ─► refuse what is not supported yet ─► placeholder: documents in internal id
 //   order │ keyword: engine/search/rank ─► hits (fields, _formatted, scores) ─► response
 import type { Index } from '../../engine/index/index.ts';
-import { globalScore, keywordSearch, type KeywordRequest, type RuleScore } from '../../engine/search/rank/index.ts';
+import { globalScore, keywordSearch, placeholderSearch, type KeywordRequest, type RuleScore } from '../../engine/search/rank/index.ts';
+import { isFacetedBy } from '../settings/index.ts';
+import { checkSort, parseSort, type SortCriterion } from './sort.ts';
 import { buildHits, type EngineHit, type EngineResult, type HitContext } from './hits.ts';
 import { scoreDetails, searchOnFids } from './keyword.ts';
 import { MatchingWords } from './matching-words.ts';
@@ -65,25 +67,23 @@ export interface RankOptions {
 /** Ranks the documents of `q` (already checked by `rejectUnsupported`) and returns a page of them. */
 export function rankSearch(index: Index, uid: string, q: SearchQuery, opts: RankOptions): RankedSearch {
   const { state } = opts;
-  if (isPlaceholder(q)) {
-    // a placeholder search without sort ranks every document equally, in internal id order
-    const documents = state.wordSets.documents ?? index.usedIds();
-    const hits: RankedHit[] = [];
-    for (const id of documents.rangeUint32Array(opts.offset, opts.limit)) {
-      const document = index.documentById(id);
-      if (document !== undefined) hits.push({ id, document, score: 1, scoreDetails: {}, ranks: [] });
-    }
-    return { hits, totalHits: documents.size, matchingWords: MatchingWords.none() };
-  }
-  const result = keywordSearch(index, state.wordSets, keywordRequest(uid, q, opts), state.keyword);
+  const sort = parseSort(q.sort);
+  checkSort(sort, state.settings, uid);
+  const request = keywordRequest(uid, q, opts, sort);
+  const result = isPlaceholder(q)
+    ? { ...placeholderSearch(state.wordSets.documents ?? index.usedIds(), state.wordSets, request, state.keyword), located: [], legacyAttribute: false }
+    : keywordSearch(index, state.wordSets, request, state.keyword);
+  const displayed = state.settings.displayedAttributes;
+  const isDisplayed = (field: string) => displayed === null || displayed.includes('*') || displayed.some((d) => isFacetedBy(field, d));
   const hits: RankedHit[] = [];
   result.ids.forEach((id, i) => {
     const document = index.documentById(id);
     if (document === undefined) return;
     const ranks = result.scores[i]!;
-    hits.push({ id, document, score: globalScore(ranks), scoreDetails: scoreDetails(ranks, result.legacyAttribute), ranks });
+    hits.push({ id, document, score: globalScore(ranks), scoreDetails: scoreDetails(ranks, result.legacyAttribute, isDisplayed), ranks });
   });
-  return { hits, totalHits: result.candidates, matchingWords: MatchingWords.fromTerms(result.located) };
+  const matchingWords = result.located.length === 0 ? MatchingWords.none() : MatchingWords.fromTerms(result.located);
+  return { hits, totalHits: result.candidates, matchingWords };
 }
 
 /**
@@ -98,7 +98,7 @@ export function candidateIds(index: Index, uid: string, q: SearchQuery, opts: { 
   return Uint32Array.from(keywordSearch(index, state.wordSets, req, state.keyword).ids);
 }
 
-function keywordRequest(uid: string, q: SearchQuery, opts: RankOptions): KeywordRequest {
+function keywordRequest(uid: string, q: SearchQuery, opts: RankOptions, sort: readonly SortCriterion[] = []): KeywordRequest {
   const { settings, fields } = opts.state;
   return {
     q: q.q!,
@@ -109,6 +109,7 @@ function keywordRequest(uid: string, q: SearchQuery, opts: RankOptions): Keyword
     scores: opts.scores,
     threshold: q.rankingScoreThreshold,
     exhaustive: isPageMode(q),
+    sort,
     deadline: opts.started + (settings.searchCutoffMs ?? DEFAULT_CUTOFF_MS),
     locales: q.locales,
   };

@@ -2,6 +2,7 @@
 // `attributesToSearchOn`), and the `_rankingScoreDetails` of its rule ranks (relevancy.md §8).
 import type { KeywordSetup, RuleScore } from '../../engine/search/rank/index.ts';
 import { Tokenizer } from '../../engine/tokenizer/index.ts';
+import { formatRustFloat } from '../../engine/filter/parser/index.ts';
 import { ApiError } from '../errors/index.ts';
 import { isFacetedBy, matchPattern, type Settings } from '../settings/index.ts';
 
@@ -92,8 +93,11 @@ export function searchOnFids(on: readonly string[] | null, s: Settings, fields: 
   return out;
 }
 
-/** `_rankingScoreDetails` of one hit: rule entries in order, halves of `attribute` and `exactness` merged. */
-export function scoreDetails(scores: readonly RuleScore[], legacyAttribute: boolean): Record<string, unknown> {
+/**
+ * `_rankingScoreDetails` of one hit: rule entries in order, halves of `attribute` and
+ * `exactness` merged; sort entries show their value, or `<hidden>` for a field not displayed.
+ */
+export function scoreDetails(scores: readonly RuleScore[], legacyAttribute: boolean, isDisplayed: (field: string) => boolean = () => true): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   let order = 0;
   for (let i = 0; i < scores.length; i++) {
@@ -141,6 +145,21 @@ export function scoreDetails(scores: readonly RuleScore[], legacyAttribute: bool
       case 'skipped':
         out.skipped = { order: order++ };
         break;
+      case 'sort': {
+        const d = s.sort;
+        if (d?.kind !== 'field') break;
+        if (isDisplayed(d.field)) out[`${d.field}:${d.asc ? 'asc' : 'desc'}`] = { order, value: d.value };
+        else out[`<hidden-rule-${order}>`] = { order, value: '<hidden>' };
+        order++;
+        break;
+      }
+      case 'geoSort': {
+        const d = s.sort;
+        if (d?.kind !== 'geo') break;
+        const key = `_geoPoint(${formatRustFloat(d.lat)}, ${formatRustFloat(d.lng)}):${d.asc ? 'asc' : 'desc'}`;
+        out[key] = { order: order++, value: d.point === null ? null : { lat: d.point[0], lng: d.point[1] }, distance: d.distance };
+        break;
+      }
     }
   }
   return out;

@@ -6,7 +6,7 @@
 export { parseFilter, MAX_PARSE_DEPTH } from './grammar.ts';
 export { parseFilterJson } from './json.ts';
 export { FilterSyntaxError, spanError } from './errors.ts';
-export { parseFiniteFloat, formatRustFloat } from './numbers.ts';
+export { parseFiniteFloat, parseRustFloat, formatRustFloat } from './numbers.ts';
 export {
   geoRadiusArgs,
   geoBoundingBoxArgs,

@@ -4,7 +4,10 @@
 // are counted without being sorted. Scores multiply like mixed-radix digits (§8.1).
 import { Bitmap } from '../../bitmap/index.ts';
 import type { RankGraph } from './graph.ts';
-import { RULES, type RuleContext, type RuleName, type RuleScore } from './rules.ts';
+import type { Bucket, RuleScore } from './rules.ts';
+
+/** A ranking rule bound to its search: a universe and the graph it was reached with → buckets. */
+export type BoundRule = (universe: Bitmap, graph: RankGraph) => Iterable<Bucket>;
 
 export interface SortOptions {
   offset: number;
@@ -38,7 +41,7 @@ export function globalScore(scores: readonly RuleScore[]): number {
   return rank / max;
 }
 
-export function bucketSort(rules: readonly RuleName[], graph: RankGraph, universe: Bitmap, ctx: RuleContext, opts: SortOptions): SortOutput {
+export function bucketSort(rules: readonly BoundRule[], graph: RankGraph, universe: Bitmap, opts: SortOptions): SortOutput {
   const out: SortOutput = { ids: [], scores: [], candidates: universe.size, degraded: false };
   const want = opts.offset + opts.limit;
   let skipped = 0;
@@ -70,7 +73,7 @@ export function bucketSort(rules: readonly RuleName[], graph: RankGraph, univers
       return;
     }
     let remaining = U;
-    for (const bucket of RULES[rules[level]!](U, g, ctx)) {
+    for (const bucket of rules[level]!(U, g)) {
       if (done()) return;
       const next = [...scores, bucket.score];
       remaining = Bitmap.andNot(remaining, bucket.docids);

@@ -11,12 +11,21 @@ import type { Resolver } from './resolve.ts';
 
 export type RuleName = 'words' | GraphRuleName | 'exactAttribute';
 
-/** A rule's verdict on a bucket: rank out of max (1 ≤ rank ≤ max), or `skipped` (cutoff). */
+/**
+ * A rule's verdict on a bucket: rank out of max (1 ≤ rank ≤ max), or `skipped` (cutoff). Sort
+ * rules rank 1/1 (they never change the score) and carry the bucket's value instead.
+ */
 export interface RuleScore {
-  readonly rule: RuleName | 'skipped';
+  readonly rule: RuleName | 'skipped' | 'sort' | 'geoSort';
   readonly rank: number;
   readonly max: number;
+  readonly sort?: SortDetail;
 }
+
+/** What a sort bucket shows in `_rankingScoreDetails`. */
+export type SortDetail =
+  | { kind: 'field'; field: string; asc: boolean; value: number | string | null }
+  | { kind: 'geo'; lat: number; lng: number; asc: boolean; point: [number, number] | null; distance: number | null };
 
 export interface Bucket {
   docids: Bitmap;

@@ -8,10 +8,11 @@ import type { Index } from '../../index/index.ts';
 import type { Tokenizer } from '../../tokenizer/index.ts';
 import type { WordSet } from '../../words/index.ts';
 import { buildQueryGraph, deriveTerms, parseQuery, type LocatedTerm, type QueryConfig } from '../query/index.ts';
-import { bucketSort, type SortOutput } from './bucket-sort.ts';
-import { rankGraphOf } from './graph.ts';
+import { bucketSort, type BoundRule, type SortOutput } from './bucket-sort.ts';
+import { rankGraphOf, type RankGraph } from './graph.ts';
 import { ReadCache, Resolver } from './resolve.ts';
-import { graphDocids, maximallyReduced, type MatchingStrategy, type RuleContext, type RuleName } from './rules.ts';
+import { graphDocids, maximallyReduced, RULES, type MatchingStrategy, type RuleContext, type RuleName } from './rules.ts';
+import { sortRule, type SortCriterion, type SortValues } from './sort.ts';
 
 /** What an index's settings give the keyword search (built once per settings generation). */
 export interface KeywordSetup {
@@ -39,6 +40,8 @@ export interface KeywordRequest {
   deadline: number;
   /** page mode: `candidates` must be exact (threshold applied to every candidate) */
   exhaustive?: boolean;
+  /** the `sort` parameter's criteria (already checked against the settings) */
+  sort?: readonly SortCriterion[];
   /** languages the query is tokenized with (search `locales`); null: detected */
   locales?: readonly string[] | null;
   /** documents allowed (filters, later); null = every document */
@@ -53,12 +56,34 @@ export interface KeywordResult extends SortOutput {
   legacyAttribute: boolean;
 }
 
-/** The rule chain of a keyword search (relevancy.md §4, "Rule chain construction"). */
-export function ruleChain(rankingRules: readonly string[], strategy: MatchingStrategy): RuleName[] {
-  const chain: RuleName[] = [];
+/** A rule of the chain: a keyword rule, or a sort criterion (custom rule or `sort` parameter). */
+export type ChainEntry = RuleName | SortCriterion;
+
+/**
+ * The rule chain of a search (relevancy.md §4, "Rule chain construction"): with a query, `words`
+ * is inserted before the first rule needing it (skipped with `all`), `attribute` and
+ * `exactness` split in two; `sort` expands to the query's criteria; a field is sorted once (the
+ * first custom rule or criterion naming it wins), the geo point once. A placeholder search
+ * keeps only the sort entries.
+ */
+export function ruleChain(rankingRules: readonly string[], strategy: MatchingStrategy, sort: readonly SortCriterion[], placeholder = false): ChainEntry[] {
+  const chain: ChainEntry[] = [];
   let words = strategy === 'all';
+  const sorted = new Set<string>();
+  let geo = false;
   const add = (...names: RuleName[]) => {
+    if (placeholder) return;
     for (const n of names) if (!chain.includes(n)) chain.push(n);
+  };
+  const addSort = (c: SortCriterion) => {
+    if (c.kind === 'geo') {
+      if (geo) return;
+      geo = true;
+    } else {
+      if (sorted.has(c.field)) return;
+      sorted.add(c.field);
+    }
+    chain.push(c);
   };
   for (const rule of rankingRules) {
     const needsWords = ['typo', 'proximity', 'attribute', 'attributeRank', 'wordPosition', 'exactness'].includes(rule);
@@ -83,9 +108,14 @@ export function ruleChain(rankingRules: readonly string[], strategy: MatchingStr
       case 'exactness':
         add('exactAttribute', 'exactWords');
         break;
-      default:
-        // `sort` and `field:asc|desc` rank nothing until sorting lands (issue 4)
+      case 'sort':
+        for (const c of sort) addSort(c);
         break;
+      default: {
+        const colon = rule.lastIndexOf(':');
+        const dir = rule.slice(colon + 1);
+        if (colon > 0 && (dir === 'asc' || dir === 'desc')) addSort({ kind: 'field', field: rule.slice(0, colon), asc: dir === 'asc' });
+      }
     }
   }
   return chain;
@@ -98,6 +128,8 @@ export interface SharedReads {
   cache?: ReadCache;
   /** every document id (read once per generation) */
   documents?: Bitmap;
+  /** facet values for sort rules; null: sort rules see no value (one bucket) */
+  sortValues?: SortValues | null;
 }
 
 export function keywordSearch(index: Index, sets: SharedReads, req: KeywordRequest, setup: KeywordSetup): KeywordResult {
@@ -111,10 +143,7 @@ export function keywordSearch(index: Index, sets: SharedReads, req: KeywordReque
     for (const p of parsed.negativePhrases) universe.andNotInPlace(resolver.phrase(p));
   }
   const legacyAttribute = setup.rankingRules.includes('attribute');
-  if (parsed.terms.length === 0) {
-    const ids = universe.rangeUint32Array(req.offset, req.limit);
-    return { ids: [...ids], scores: [...ids].map(() => []), candidates: universe.size, degraded: false, placeholder: true, located: [], legacyAttribute };
-  }
+  if (parsed.terms.length === 0) return { ...placeholderSearch(universe, sets, req, setup), placeholder: true, located: [], legacyAttribute };
 
   const source = { words: sets.words, exactWords: sets.exactWords, pairCount: (l: string, r: string) => resolver.pair(1, l, r).size };
   const terms = deriveTerms(parsed, setup.query, source);
@@ -130,8 +159,9 @@ export function keywordSearch(index: Index, sets: SharedReads, req: KeywordReque
   };
   const reduced = maximallyReduced(graph, ctx);
   const candidates = graphDocids(reduced, universe, resolver);
-  const chain = ruleChain(setup.rankingRules, req.strategy);
-  const out = bucketSort(chain, graph, candidates, ctx, {
+  const values = sets.sortValues ?? null;
+  const chain = ruleChain(setup.rankingRules, req.strategy, req.sort ?? []).map((e) => bindRule(e, ctx, values));
+  const out = bucketSort(chain, graph, candidates, {
     offset: req.offset,
     limit: req.limit,
     scores: req.scores,
@@ -142,6 +172,38 @@ export function keywordSearch(index: Index, sets: SharedReads, req: KeywordReque
   return { ...out, placeholder: false, located: terms.locatedTerms(), legacyAttribute };
 }
 
-export type { MatchingStrategy, RuleName };
+function bindRule(entry: ChainEntry, ctx: RuleContext, values: SortValues | null): BoundRule {
+  if (typeof entry === 'string') {
+    const rule = RULES[entry];
+    return (u, g) => rule(u, g, ctx);
+  }
+  return sortRule(entry, values);
+}
+
+const NO_GRAPH: RankGraph = { nodes: [], edges: [], into: [], out: [], order: [], termCount: 0 };
+
+/**
+ * A search without query terms over `universe`: only the sort rules rank (custom rules and the
+ * `sort` parameter); without any, documents come in internal id order with score 1.
+ */
+export function placeholderSearch(universe: Bitmap, sets: Pick<SharedReads, 'sortValues'>, req: Omit<KeywordRequest, 'q' | 'strategy' | 'fids'>, setup: Pick<KeywordSetup, 'rankingRules'>): SortOutput {
+  const chain = ruleChain(setup.rankingRules, 'last', req.sort ?? [], true);
+  if (chain.length === 0) {
+    const ids = [...universe.rangeUint32Array(req.offset, req.limit)];
+    return { ids, scores: ids.map(() => []), candidates: universe.size, degraded: false };
+  }
+  const values = sets.sortValues ?? null;
+  const rules = chain.map((e) => sortRule(e as SortCriterion, values));
+  return bucketSort(rules, NO_GRAPH, universe, {
+    offset: req.offset,
+    limit: req.limit,
+    scores: req.scores,
+    threshold: req.threshold,
+    deadline: req.deadline,
+    exhaustive: req.exhaustive,
+  });
+}
+
+export type { MatchingStrategy, RuleName, SortCriterion, SortValues };
 export type { RuleScore } from './rules.ts';
 export { globalScore } from './bucket-sort.ts';
