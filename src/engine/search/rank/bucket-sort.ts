@@ -18,8 +18,13 @@ export interface SortOptions {
   threshold: number | null;
   /** `performance.now()` after which the remaining documents are returned unsorted */
   deadline: number;
-  /** exact candidate count wanted (page mode): with a threshold, every bucket is scored */
+  /** exact candidate count wanted (page mode): with a threshold or distinct, every bucket is walked */
   exhaustive?: boolean;
+  /**
+   * `distinct`: the documents sharing a distinct value with `docid` (null when it has none —
+   * never deduplicated). Keeping a document drops them from every pending bucket.
+   */
+  distinct?: ((docid: number) => Bitmap | null) | null;
 }
 
 export interface SortOutput {
@@ -46,13 +51,27 @@ export function bucketSort(rules: readonly BoundRule[], graph: RankGraph, univer
   const want = opts.offset + opts.limit;
   let skipped = 0;
   const placed = () => skipped + out.ids.length;
-  // once the page is full, walking on only serves to drop buckets below the threshold from the count
-  const counting = opts.exhaustive === true && opts.threshold !== null;
+  const distinct = opts.distinct ?? null;
+  /** documents dropped as duplicates of a kept one */
+  const excluded = new Bitmap();
+  // once the page is full, walking on only serves to make the count exact (threshold, distinct)
+  const counting = opts.exhaustive === true && (opts.threshold !== null || distinct !== null);
   const done = () => !counting && placed() >= want;
 
   const emit = (ids: Bitmap, scores: RuleScore[]) => {
     for (const id of ids) {
-      if (placed() >= want) return;
+      if (!counting && placed() >= want) return;
+      if (distinct !== null) {
+        if (excluded.has(id)) continue;
+        const sharers = distinct(id);
+        if (sharers !== null) {
+          const fresh = Bitmap.andNot(Bitmap.and(sharers, universe), excluded);
+          fresh.remove(id);
+          out.candidates -= fresh.size;
+          excluded.orInPlace(fresh);
+        }
+      }
+      if (placed() >= want) continue;
       if (skipped < opts.offset) {
         skipped++;
         continue;
@@ -63,6 +82,10 @@ export function bucketSort(rules: readonly BoundRule[], graph: RankGraph, univer
   };
 
   const visit = (level: number, U: Bitmap, g: RankGraph, scores: RuleScore[]): void => {
+    if (distinct !== null && !excluded.isEmpty) {
+      U = Bitmap.andNot(U, excluded);
+      if (U.isEmpty) return;
+    }
     if (level === rules.length || (!opts.scores && U.size <= 1)) {
       emit(U, scores);
       return;
@@ -78,11 +101,11 @@ export function bucketSort(rules: readonly BoundRule[], graph: RankGraph, univer
       const next = [...scores, bucket.score];
       remaining = Bitmap.andNot(remaining, bucket.docids);
       if (opts.threshold !== null && globalScore(next) < opts.threshold) {
-        out.candidates -= bucket.docids.size;
+        out.candidates -= Bitmap.andNot(bucket.docids, excluded).size;
         continue;
       }
-      // wholly before the offset: counted, not sorted (unless a threshold may still drop some)
-      if (opts.threshold === null && skipped + bucket.docids.size <= opts.offset && out.ids.length === 0) {
+      // wholly before the offset: counted, not sorted (unless a threshold or distinct may still drop some)
+      if (opts.threshold === null && distinct === null && skipped + bucket.docids.size <= opts.offset && out.ids.length === 0) {
         skipped += bucket.docids.size;
         continue;
       }

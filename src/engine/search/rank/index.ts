@@ -2,4 +2,4 @@
 // ranking rules and bucket sort. Entry point: `keywordSearch`.
 export { keywordSearch, placeholderSearch, ruleChain, globalScore } from './search.ts';
 export { ReadCache } from './resolve.ts';
-export type { SharedReads, SortCriterion, SortValues, ChainEntry, KeywordRequest, KeywordResult, KeywordSetup, MatchingStrategy, RuleName, RuleScore } from './search.ts';
+export type { SharedReads, DistinctValues, SortCriterion, SortValues, ChainEntry, KeywordRequest, KeywordResult, KeywordSetup, MatchingStrategy, RuleName, RuleScore } from './search.ts';

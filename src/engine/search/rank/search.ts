@@ -12,6 +12,7 @@ import { bucketSort, type BoundRule, type SortOutput } from './bucket-sort.ts';
 import { rankGraphOf, type RankGraph } from './graph.ts';
 import { ReadCache, Resolver } from './resolve.ts';
 import { graphDocids, maximallyReduced, RULES, type MatchingStrategy, type RuleContext, type RuleName } from './rules.ts';
+import { distinctSharers, type DistinctValues } from './distinct.ts';
 import { sortRule, type SortCriterion, type SortValues } from './sort.ts';
 
 /** What an index's settings give the keyword search (built once per settings generation). */
@@ -42,6 +43,8 @@ export interface KeywordRequest {
   exhaustive?: boolean;
   /** the `sort` parameter's criteria (already checked against the settings) */
   sort?: readonly SortCriterion[];
+  /** the distinct field (query `distinct` or the `distinctAttribute` setting), checked */
+  distinct?: string | null;
   /** languages the query is tokenized with (search `locales`); null: detected */
   locales?: readonly string[] | null;
   /** documents allowed (filters, later); null = every document */
@@ -128,8 +131,8 @@ export interface SharedReads {
   cache?: ReadCache;
   /** every document id (read once per generation) */
   documents?: Bitmap;
-  /** facet values for sort rules; null: sort rules see no value (one bucket) */
-  sortValues?: SortValues | null;
+  /** facet values for sort rules and distinct; null: sort rules see no value (one bucket) */
+  facets?: (SortValues & DistinctValues) | null;
 }
 
 export function keywordSearch(index: Index, sets: SharedReads, req: KeywordRequest, setup: KeywordSetup): KeywordResult {
@@ -159,7 +162,7 @@ export function keywordSearch(index: Index, sets: SharedReads, req: KeywordReque
   };
   const reduced = maximallyReduced(graph, ctx);
   const candidates = graphDocids(reduced, universe, resolver);
-  const values = sets.sortValues ?? null;
+  const values = sets.facets ?? null;
   const chain = ruleChain(setup.rankingRules, req.strategy, req.sort ?? []).map((e) => bindRule(e, ctx, values));
   const out = bucketSort(chain, graph, candidates, {
     offset: req.offset,
@@ -168,6 +171,7 @@ export function keywordSearch(index: Index, sets: SharedReads, req: KeywordReque
     threshold: req.threshold,
     deadline: req.deadline,
     exhaustive: req.exhaustive,
+    distinct: req.distinct && values ? distinctSharers(req.distinct, values) : null,
   });
   return { ...out, placeholder: false, located: terms.locatedTerms(), legacyAttribute };
 }
@@ -186,13 +190,14 @@ const NO_GRAPH: RankGraph = { nodes: [], edges: [], into: [], out: [], order: []
  * A search without query terms over `universe`: only the sort rules rank (custom rules and the
  * `sort` parameter); without any, documents come in internal id order with score 1.
  */
-export function placeholderSearch(universe: Bitmap, sets: Pick<SharedReads, 'sortValues'>, req: Omit<KeywordRequest, 'q' | 'strategy' | 'fids'>, setup: Pick<KeywordSetup, 'rankingRules'>): SortOutput {
+export function placeholderSearch(universe: Bitmap, sets: Pick<SharedReads, 'facets'>, req: Omit<KeywordRequest, 'q' | 'strategy' | 'fids'>, setup: Pick<KeywordSetup, 'rankingRules'>): SortOutput {
   const chain = ruleChain(setup.rankingRules, 'last', req.sort ?? [], true);
-  if (chain.length === 0) {
+  const values = sets.facets ?? null;
+  const distinct = req.distinct && values ? distinctSharers(req.distinct, values) : null;
+  if (chain.length === 0 && distinct === null) {
     const ids = [...universe.rangeUint32Array(req.offset, req.limit)];
     return { ids, scores: ids.map(() => []), candidates: universe.size, degraded: false };
   }
-  const values = sets.sortValues ?? null;
   const rules = chain.map((e) => sortRule(e as SortCriterion, values));
   return bucketSort(rules, NO_GRAPH, universe, {
     offset: req.offset,
@@ -201,9 +206,10 @@ export function placeholderSearch(universe: Bitmap, sets: Pick<SharedReads, 'sor
     threshold: req.threshold,
     deadline: req.deadline,
     exhaustive: req.exhaustive,
+    distinct,
   });
 }
 
-export type { MatchingStrategy, RuleName, SortCriterion, SortValues };
+export type { DistinctValues, MatchingStrategy, RuleName, SortCriterion, SortValues };
 export type { RuleScore } from './rules.ts';
 export { globalScore } from './bucket-sort.ts';
