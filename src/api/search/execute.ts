@@ -4,6 +4,7 @@
 //
 //   parameters ─► refuse what is not supported yet ─► placeholder: documents in internal id
 //   order │ keyword: engine/search/rank ─► hits (fields, _formatted, scores) ─► response
+import type { Bitmap } from '../../engine/bitmap/index.ts';
 import type { Index } from '../../engine/index/index.ts';
 import { globalScore, keywordSearch, placeholderSearch, type KeywordRequest, type RuleScore } from '../../engine/search/rank/index.ts';
 import { isFacetedBy } from '../settings/index.ts';
@@ -52,6 +53,8 @@ export interface RankedSearch extends EngineResult {
   hits: RankedHit[];
   /** matching documents (after negative words and threshold), before the `maxTotalHits` cap */
   totalHits: number;
+  /** those documents (what facet distributions count) */
+  candidateIds(): Bitmap;
 }
 
 export interface RankOptions {
@@ -83,7 +86,7 @@ export function rankSearch(index: Index, uid: string, q: SearchQuery, opts: Rank
     hits.push({ id, document, score: globalScore(ranks), scoreDetails: scoreDetails(ranks, result.legacyAttribute, isDisplayed), ranks });
   });
   const matchingWords = result.located.length === 0 ? MatchingWords.none() : MatchingWords.fromTerms(result.located);
-  return { hits, totalHits: result.candidates, matchingWords };
+  return { hits, totalHits: result.candidates, candidateIds: result.candidateIds, matchingWords };
 }
 
 /**

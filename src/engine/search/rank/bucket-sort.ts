@@ -30,8 +30,10 @@ export interface SortOptions {
 export interface SortOutput {
   ids: number[];
   scores: RuleScore[][];
-  /** candidates after dropping buckets below the threshold */
+  /** candidates after dropping buckets below the threshold and known duplicates */
   candidates: number;
+  /** the candidate documents themselves (what facet distributions count) */
+  candidateIds(): Bitmap;
   degraded: boolean;
 }
 
@@ -47,7 +49,9 @@ export function globalScore(scores: readonly RuleScore[]): number {
 }
 
 export function bucketSort(rules: readonly BoundRule[], graph: RankGraph, universe: Bitmap, opts: SortOptions): SortOutput {
-  const out: SortOutput = { ids: [], scores: [], candidates: universe.size, degraded: false };
+  /** documents dropped from the candidates: below the threshold, or duplicates of kept ones */
+  const dropped = new Bitmap();
+  const out: SortOutput = { ids: [], scores: [], candidates: universe.size, candidateIds: () => Bitmap.andNot(universe, dropped), degraded: false };
   const want = opts.offset + opts.limit;
   let skipped = 0;
   const placed = () => skipped + out.ids.length;
@@ -69,6 +73,7 @@ export function bucketSort(rules: readonly BoundRule[], graph: RankGraph, univer
           fresh.remove(id);
           out.candidates -= fresh.size;
           excluded.orInPlace(fresh);
+          dropped.orInPlace(fresh);
         }
       }
       if (placed() >= want) continue;
@@ -101,7 +106,9 @@ export function bucketSort(rules: readonly BoundRule[], graph: RankGraph, univer
       const next = [...scores, bucket.score];
       remaining = Bitmap.andNot(remaining, bucket.docids);
       if (opts.threshold !== null && globalScore(next) < opts.threshold) {
-        out.candidates -= Bitmap.andNot(bucket.docids, excluded).size;
+        const below = Bitmap.andNot(bucket.docids, excluded);
+        out.candidates -= below.size;
+        dropped.orInPlace(below);
         continue;
       }
       // wholly before the offset: counted, not sorted (unless a threshold or distinct may still drop some)

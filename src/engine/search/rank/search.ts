@@ -196,7 +196,7 @@ export function placeholderSearch(universe: Bitmap, sets: Pick<SharedReads, 'fac
   const distinct = req.distinct && values ? distinctSharers(req.distinct, values) : null;
   if (chain.length === 0 && distinct === null) {
     const ids = [...universe.rangeUint32Array(req.offset, req.limit)];
-    return { ids, scores: ids.map(() => []), candidates: universe.size, degraded: false };
+    return { ids, scores: ids.map(() => []), candidates: universe.size, candidateIds: () => universe, degraded: false };
   }
   const rules = chain.map((e) => sortRule(e as SortCriterion, values));
   return bucketSort(rules, NO_GRAPH, universe, {
