@@ -381,6 +381,7 @@ interface MuninnLib {
     open(opts: { dbPath?: string; masterKey?: string; payloadSizeLimit?: number }): Promise<{
       request<T = unknown>(method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, body?: unknown): Promise<{ status: number; body: T }>;
       waitForTask(taskUid: number, opts?: { timeoutMs?: number; intervalMs?: number }): Promise<Record<string, unknown>>;
+      search(indexUid: string, body: Record<string, unknown>): { hits: Doc[] };
       close(): Promise<void>;
     }>;
   };
@@ -391,8 +392,8 @@ class MuninnInProcessEngine implements SearchEngine {
   readonly name = 'muninn-inprocess';
   readonly kind = 'in-process';
   readonly config =
-    'Muninn as a library (src/lib.ts) in this process, a fresh db in a temp dir, requests through Muninn.request ' +
-    '(fastify inject, JSON bodies), same settings and search body as muninn-http';
+    'Muninn as a library (src/lib.ts) in this process, a fresh db in a temp dir, indexing through Muninn.request ' +
+    '(fastify inject), searches through Muninn.search (a direct engine call: no HTTP encoding), same search body as muninn-http';
   #m: MuninnInstance | null = null;
   #dir: string | null = null;
   #settings: IndexSettings | null = null;
@@ -419,9 +420,10 @@ class MuninnInProcessEngine implements SearchEngine {
     this.#settingsApplied = (await muninnIndex(this.#call, this.#wait, docs, settings, false)).settingsApplied;
   }
 
-  search(query: string, limit: number): Promise<string[]> {
-    if (!this.#settings) throw new Error('muninn-inprocess: search before index');
-    return muninnSearch(this.#call, this.#settings, query, limit);
+  async search(query: string, limit: number): Promise<string[]> {
+    if (!this.#settings || !this.#m) throw new Error('muninn-inprocess: search before index');
+    const key = this.#settings.primaryKey;
+    return this.#m.search(this.#settings.uid, { q: query, limit }).hits.map((h) => String(h[key]));
   }
 
   disk(): DiskUsage {
