@@ -5,7 +5,9 @@
 import { Bitmap, bitmapBytes } from '../bitmap/index.ts';
 import { EngineError } from '../errors.ts';
 import { parseDocument, type Index } from '../index/index.ts';
-import { SearchIndexWriter, type SearchConfig } from './search-writer.ts';
+import type { SearchConfig } from './search-config.ts';
+import type { SearchChunk } from './search-delta.ts';
+import { SearchIndexWriter, type SearchCheckpoint, type SearchWriterOptions } from './search-writer.ts';
 import { fieldPaths } from '../index/fields.ts';
 import { documentId, inferPrimaryKey } from '../index/primary-key.ts';
 
@@ -19,6 +21,13 @@ interface WriterState {
   fieldsOrder: string[];
   documentBytes: number;
   primaryKey: string | null;
+  search: SearchCheckpoint | null;
+}
+
+/** A document's place in a chunk of search data made by the extractor thread. */
+export interface ExtractedSearch {
+  chunk: SearchChunk;
+  index: number;
 }
 
 export interface AddOptions {
@@ -43,7 +52,7 @@ export class DocumentsWriter {
   #addedIds: string[] = [];
 
   /** Without `search`, only documents are written (no search tables). */
-  constructor(index: Index, search?: SearchConfig) {
+  constructor(index: Index, search?: SearchConfig, searchOptions?: SearchWriterOptions) {
     this.index = index;
     const used = index.usedIds();
     const max = used.size === 0 ? -1 : used.maximum();
@@ -60,10 +69,11 @@ export class DocumentsWriter {
       fieldsOrder: [...index.fieldsOrder()],
       documentBytes: index.getMain('documentBytes') ?? 0,
       primaryKey: index.meta().primaryKey,
+      search: null,
     };
     this.#fieldSet = new Set(this.#s.fieldsOrder);
     this.#fids = new Map(this.#s.fieldsOrder.map((f, i) => [f, i]));
-    this.#search = search ? new SearchIndexWriter(index, search, (path) => this.#fids.get(path)!) : null;
+    this.#search = search ? new SearchIndexWriter(index, search, (path) => this.#fids.get(path) ?? -1, searchOptions) : null;
     this.#emptyAtStart = used.size === 0;
   }
 
@@ -71,11 +81,20 @@ export class DocumentsWriter {
     return this.#s.primaryKey;
   }
 
-  /** A copy of the in-memory state, to restore if the current task fails. */
+  /** What search indexing runs with now, for the extractor thread (null without search). */
+  get searchConfig(): SearchConfig | null {
+    return this.#search?.config ?? null;
+  }
+
+  /**
+   * Starts a task: a copy of the in-memory state, to restore if the task fails. Call `endTask`
+   * inside the task's transaction once its writes are done.
+   */
   checkpoint(): WriterState {
     this.#addedIds = [];
     const s = this.#s;
-    return { ...s, used: s.used.clone(), free: s.free.clone(), distribution: new Map(s.distribution), fieldsOrder: [...s.fieldsOrder] };
+    const search = this.#search?.beginTask() ?? null;
+    return { ...s, used: s.used.clone(), free: s.free.clone(), distribution: new Map(s.distribution), fieldsOrder: [...s.fieldsOrder], search };
   }
 
   rollback(state: WriterState): void {
@@ -84,7 +103,7 @@ export class DocumentsWriter {
     this.#s = state;
     this.#fieldSet = new Set(state.fieldsOrder);
     this.#fids = new Map(state.fieldsOrder.map((f, i) => [f, i]));
-    this.#search?.discard();
+    if (state.search) this.#search?.rollback(state.search);
   }
 
   /**
@@ -117,12 +136,22 @@ export class DocumentsWriter {
     return this.#put(documentId(doc, primaryKey), opts, json, fieldPaths(doc), doc);
   }
 
-  /** Adds or updates a document already parsed by an extractor (id, JSON text, field paths). */
-  addExtracted(id: string, json: Uint8Array, paths: readonly string[], opts: AddOptions): boolean {
-    return this.#put(id, opts, json, paths, undefined);
+  /**
+   * Adds or updates a document already parsed by an extractor (id, JSON text, field paths, and
+   * its chunk's search data when the extractor ran with this writer's `searchConfig`).
+   */
+  addExtracted(id: string, json: Uint8Array, paths: readonly string[], opts: AddOptions, search?: ExtractedSearch | null): boolean {
+    return this.#put(id, opts, json, paths, undefined, search ?? null);
   }
 
-  #put(extId: string, opts: AddOptions, json: Uint8Array | undefined, paths: readonly string[], parsed: Record<string, unknown> | undefined): boolean {
+  #put(
+    extId: string,
+    opts: AddOptions,
+    json: Uint8Array | undefined,
+    paths: readonly string[],
+    parsed: Record<string, unknown> | undefined,
+    record: ExtractedSearch | null = null,
+  ): boolean {
     const existing = this.#emptyAtStart ? this.#knownIds.get(extId) : this.index.externalIds.get(extId);
     if (existing === undefined) {
       if (opts.skipCreation) return false;
@@ -133,19 +162,36 @@ export class DocumentsWriter {
         this.#addedIds.push(extId);
       }
       this.#storeRaw(id, json ?? Buffer.from(JSON.stringify(parsed)), paths);
-      this.#search?.addDocument(id, parsed ?? parseJson(json!));
+      this.#indexAdded(id, parsed, json, record);
       return true;
     }
-    const old = this.#forget(existing);
-    if (opts.method === 'update' && old) {
+    const stored = this.index.documents.get(existing);
+    if (opts.method === 'update' && stored !== undefined) {
+      const old = parseDocument(stored);
       const merged = { ...old, ...(parsed ?? parseJson(json!)) };
-      this.#storeRaw(existing, Buffer.from(JSON.stringify(merged)), fieldPaths(merged));
+      const bytes = Buffer.from(JSON.stringify(merged));
+      // an update that changes nothing writes nothing (re-sent data is common)
+      if (Buffer.compare(bytes, stored) === 0) return true;
+      this.#forget(existing, stored, old);
+      this.#storeRaw(existing, bytes, fieldPaths(merged));
       this.#search?.addDocument(existing, merged);
     } else {
-      this.#storeRaw(existing, json ?? Buffer.from(JSON.stringify(parsed)), paths);
-      this.#search?.addDocument(existing, parsed ?? parseJson(json!));
+      const bytes = json ?? Buffer.from(JSON.stringify(parsed));
+      if (stored !== undefined) {
+        if (Buffer.compare(bytes, stored) === 0) return true;
+        this.#forget(existing, stored, parseDocument(stored));
+      }
+      this.#storeRaw(existing, bytes, paths);
+      this.#indexAdded(existing, parsed, json, record);
     }
     return true;
+  }
+
+  #indexAdded(id: number, parsed: Record<string, unknown> | undefined, json: Uint8Array | undefined, extracted: ExtractedSearch | null): void {
+    const search = this.#search;
+    if (search === null) return;
+    if (extracted !== null) search.addFromChunk(id, extracted.chunk, extracted.index);
+    else search.addDocument(id, parsed ?? parseJson(json!));
   }
 
   /** Deletes documents by external id; returns how many existed. */
@@ -155,7 +201,8 @@ export class DocumentsWriter {
     for (const extId of ids) {
       const id = externalIds.get(extId);
       if (id === undefined) continue;
-      this.#forget(id);
+      const bytes = documents.get(id);
+      if (bytes !== undefined) this.#forget(id, bytes, parseDocument(bytes));
       documents.remove(id);
       externalIds.remove(extId);
       this.#knownIds.delete(extId);
@@ -198,7 +245,7 @@ export class DocumentsWriter {
     index.setMain('fieldDistribution', distribution);
     index.setMain('fieldsOrder', s.fieldsOrder);
     index.setMain('documentBytes', s.documentBytes);
-    this.#search?.saveWordSets();
+    this.#search?.save();
     index.setMain('generation', index.generation() + 1);
   }
 
@@ -232,30 +279,33 @@ export class DocumentsWriter {
     this.index.documents.put(id, bytes);
   }
 
-  /** Removes a stored document from the counters; returns it parsed. */
-  #forget(id: number): Record<string, unknown> | undefined {
-    const bytes = this.index.documents.get(id);
-    if (bytes === undefined) return undefined;
-    const doc = parseDocument(bytes);
+  /** Removes a stored document (its bytes and parsed form) from the counters and the search data. */
+  #forget(id: number, bytes: Uint8Array, doc: Record<string, unknown>): void {
     const s = this.#s;
     for (const path of fieldPaths(doc)) s.distribution.set(path, (s.distribution.get(path) ?? 1) - 1);
     s.documentBytes = Math.max(0, s.documentBytes - bytes.length);
     this.#search?.removeDocument(id, doc);
-    return doc;
   }
 
-  /** Ends a task that succeeded: its search changes are written (inside its transaction). */
+  /** Ends a task's writes, inside its transaction (search changes join the batch's when it succeeds). */
   endTask(): void {
-    this.#search?.flush();
+    this.#search?.endTask();
   }
 
   /** Re-indexes every document for search with a new configuration (a settings change). */
   reindexSearch(config: SearchConfig): void {
-    if (!this.#search) return;
-    const index = this.index;
-    this.#search.rebuild(config, (function* () {
-      for (const [id, bytes] of index.documents.entries()) yield [id, parseDocument(bytes)] as [number, Record<string, unknown>];
-    })());
+    this.#search?.rebuild(config, this.#storedDocuments());
+  }
+
+  /** Indexes the stored documents for search if the index never was (created before search indexing). */
+  indexSearchIfMissing(): void {
+    const search = this.#search;
+    if (search === null || !search.neverIndexed() || this.#s.used.size === 0) return;
+    search.rebuild(search.config, this.#storedDocuments());
+  }
+
+  *#storedDocuments(): Generator<[number, Record<string, unknown>]> {
+    for (const [id, bytes] of this.index.documents.entries()) yield [id, parseDocument(bytes)];
   }
 }
 

@@ -10,14 +10,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { Index } from '../index/index.ts';
 import { bitmapFrom } from '../bitmap/index.ts';
-import { Tokenizer } from '../tokenizer/index.ts';
 import { DocumentsWriter } from './documents.ts';
-import type { SearchConfig } from './search-writer.ts';
+import { defaultSearchConfig, type SearchConfig } from './search-config.ts';
 
-const config = (searchable: string[] | null = null): SearchConfig => ({
-  fields: { isSearchable: (p) => searchable === null || searchable.includes(p), isExact: () => false, numbersExact: false, proximity: 'byWord' },
-  tokenizer: new Tokenizer(),
-});
+const config = (searchable: string[] | null = null): SearchConfig => defaultSearchConfig({ searchable });
 const REPLACE = { method: 'replace' as const, primaryKey: 'id', skipCreation: false };
 
 function withIndex(fn: (index: Index) => void): Promise<void> {

@@ -11,8 +11,6 @@ import { searchConfig, searchSignature, storedSettings } from '../index-settings
 import { Aborted, failed, indexNotFound, succeeded, type BatchResult, type ProcessContext } from './context.ts';
 
 const PROGRESS_EVERY = 4096;
-/** Search indexing on (see processIndexOperation); off until the search path lands with it. */
-const SEARCH_INDEXING = false;
 
 /** Processes a batch of document operations on `indexUid` (tasks in uid order). */
 export async function processIndexOperation(indexUid: string, tasks: Task[], mayCreate: boolean, ctx: ProcessContext): Promise<BatchResult> {
@@ -41,10 +39,9 @@ async function applyBatch(target: Index, indexUid: string, tasks: Task[], create
   const previous = target.getMain('applied') ?? {};
   const outcomes: Record<string, AppliedTask> = {};
   target.env.write(() => {
-    // The search tables are not written yet: the first version of their writer (engine/indexing/
-    // search-writer.ts, tested on its own) indexes the 135k cities in 52 s with 1.2 GB, too slow to
-    // switch on before extraction moves to the extractor thread and deltas are flushed per batch.
-    const writer = new DocumentsWriter(target, SEARCH_INDEXING ? searchConfig(storedSettings(target)) : undefined);
+    // the extractor thread is idle between document jobs: it prepares the search writes then
+    const writer = new DocumentsWriter(target, searchConfig(storedSettings(target)), { prepare: (request) => ctx.extractor.prepare(request) });
+    writer.indexSearchIfMissing();
     for (const task of tasks) {
       const replay = previous[task.uid];
       if (replay) {
@@ -125,8 +122,9 @@ function addDocuments(
     const opts = { method: kind.method, primaryKey: kind.primaryKey, skipCreation: kind.skipCreation };
     let seen = 0;
     try {
-      for (const { id, json, paths } of ctx.extractor.documents(ctx.files.path(kind.contentFile), pk, ctx.shouldAbort)) {
-        if (writer.addExtracted(id, json, paths, opts)) indexed++;
+      const file = ctx.files.path(kind.contentFile);
+      for (const { id, json, paths, search } of ctx.extractor.documents(file, pk, ctx.shouldAbort, writer.searchConfig)) {
+        if (writer.addExtracted(id, json, paths, opts, search)) indexed++;
         if (++seen % PROGRESS_EVERY === 0) ctx.progress('indexing documents', seen, kind.documentsCount);
       }
     } catch (err) {

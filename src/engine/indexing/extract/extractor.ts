@@ -3,13 +3,19 @@
 import { MessageChannel, Worker, receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
 import { EngineError, type EngineErrorKind } from '../../errors.ts';
 import { siblingModule, WORKER_BOOT } from '../../threads/entry.ts';
-import { CONSUMED, CONTROL_WORDS, HEARTBEAT, PRODUCED, SILENCE_LIMIT_MS, STOP, type Chunk, type ExtractJob, type FromExtractor } from './protocol.ts';
+import type { SearchConfig } from '../search-config.ts';
+import type { RecordSource } from '../search-data.ts';
+import type { SearchChunk } from '../search-delta.ts';
+import { requestBuffers, type FlushRequest, type FlushSlice } from '../flush-prepare.ts';
+import { CONSUMED, CONTROL_WORDS, HEARTBEAT, PRODUCED, SILENCE_LIMIT_MS, STOP, type Chunk, type ExtractJob, type FlushJob, type FromExtractor } from './protocol.ts';
 
 export interface ExtractedDocument {
   id: string;
   /** the document's JSON text; valid until the next iteration */
   json: Uint8Array;
   paths: readonly string[];
+  /** its chunk's search data and its place in it, when the job asked for them */
+  search: { chunk: SearchChunk; index: number } | null;
 }
 
 export class Extractor {
@@ -34,10 +40,58 @@ export class Extractor {
   }
 
   /**
-   * The documents of an NDJSON payload file in order. Throws the extractor's EngineError at
-   * the document that has one; `shouldAbort` is polled between chunks.
+   * The documents of an NDJSON payload file in order, with their chunk's search data when `search`
+   * is given. Throws the extractor's EngineError at the document that has one; `shouldAbort` is
+   * polled between chunks.
    */
-  *documents(file: string, primaryKey: string, shouldAbort: () => boolean = () => false): Generator<ExtractedDocument> {
+  *documents(file: string, primaryKey: string, shouldAbort: () => boolean = () => false, search: SearchConfig | null = null): Generator<ExtractedDocument> {
+    const jobId = this.#start();
+    this.#port.postMessage({ type: 'job', jobId, file, primaryKey, search } satisfies ExtractJob);
+    const shapes = new Map<number, string[]>();
+    const source: RecordSource = { words: [], fields: [] };
+    let done = false;
+    try {
+      while (!done) {
+        const m = this.#next(jobId, shouldAbort);
+        if (m.type === 'error') throw new EngineError(m.kind as EngineErrorKind, m.message, { prefixed: m.prefixed });
+        if (m.type !== 'chunk') continue;
+        for (const [id, paths] of m.newShapes) shapes.set(id, paths);
+        if (m.search) {
+          for (const w of m.search.newWords) source.words.push(w);
+          for (const f of m.search.newFields) source.fields.push(f);
+        }
+        yield* unpack(m, shapes, source);
+        done = m.last;
+      }
+    } finally {
+      if (!done) this.#stop();
+    }
+  }
+
+  /**
+   * Prepares the writing of a search delta on the extractor thread (search-flush.ts): slices in
+   * order, the next one prepared while the caller writes this one. Only between `documents` jobs.
+   * The request's arrays are transferred: the caller must not use them afterwards.
+   */
+  *prepare(request: FlushRequest): Generator<FlushSlice> {
+    const jobId = this.#start();
+    this.#port.postMessage({ type: 'flush', jobId, request } satisfies FlushJob, requestBuffers(request));
+    let done = false;
+    try {
+      while (!done) {
+        const m = this.#next(jobId, () => false);
+        if (m.type === 'error') throw new EngineError(m.kind as EngineErrorKind, m.message, { prefixed: m.prefixed });
+        if (m.type !== 'slice') continue;
+        done = m.last;
+        if (m.slice) yield m.slice;
+      }
+    } finally {
+      if (!done) this.#stop();
+    }
+  }
+
+  /** A new job id, the counters reset and what an interrupted job left behind dropped. */
+  #start(): number {
     const jobId = ++this.#jobId;
     const c = this.#control;
     Atomics.store(c, PRODUCED, 0);
@@ -46,23 +100,12 @@ export class Extractor {
     while (receiveMessageOnPort(this.#port)) {
       // drop what an interrupted job left behind
     }
-    this.#port.postMessage({ type: 'job', jobId, file, primaryKey } satisfies ExtractJob);
-    const shapes = new Map<number, string[]>();
-    let done = false;
-    try {
-      while (!done) {
-        const m = this.#next(jobId, shouldAbort);
-        if (m.type === 'error') throw new EngineError(m.kind as EngineErrorKind, m.message, { prefixed: m.prefixed });
-        for (const [id, paths] of m.newShapes) shapes.set(id, paths);
-        yield* unpack(m, shapes);
-        done = m.last;
-      }
-    } finally {
-      if (!done) {
-        Atomics.store(c, STOP, 1);
-        Atomics.notify(c, CONSUMED);
-      }
-    }
+    return jobId;
+  }
+
+  #stop(): void {
+    Atomics.store(this.#control, STOP, 1);
+    Atomics.notify(this.#control, CONSUMED);
   }
 
   /** Blocks until the next message of this job arrives; fails if the extractor falls silent. */
@@ -113,12 +156,14 @@ export class ExtractionStopped extends Error {
   }
 }
 
-function* unpack(m: Chunk, shapes: Map<number, string[]>): Generator<ExtractedDocument> {
+function* unpack(m: Chunk, shapes: Map<number, string[]>, source: RecordSource): Generator<ExtractedDocument> {
   const json = new Uint8Array(m.json.buffer, m.json.byteOffset, m.json.byteLength);
+  const chunk: SearchChunk | null = m.search === null ? null : { source, tables: m.search.tables, ids: new Int32Array(m.ids.length).fill(-1) };
   let start = 0;
   for (let i = 0; i < m.ids.length; i++) {
     const end = m.ends[i]!;
-    yield { id: m.ids[i]!, json: json.subarray(start, end), paths: shapes.get(m.shapes[i]!)! };
+    const search = chunk === null ? null : { chunk, index: i };
+    yield { id: m.ids[i]!, json: json.subarray(start, end), paths: shapes.get(m.shapes[i]!)!, search };
     start = end;
   }
 }

@@ -1,11 +1,18 @@
 // The channel between the writer (scheduler worker) and an extractor thread.
 //
 //   writer ──job──► extractor: reads the payload file, parses each document, computes its
-//      ▲            external id and field shape, packs chunks of documents
+//      ▲            external id, field shape and search data, packs chunks of documents
 //      └──chunk◄──  (transferred buffers; at most IN_FLIGHT chunks ahead of the writer)
+//
+//   writer ──flush─► extractor: groups and orders a search delta, encodes its bitmaps
+//      ▲             (between jobs only: the extractor does one thing at a time)
+//      └──slice◄──   (keys in table order, written by the writer while the next is prepared)
 //
 // The writer consumes inside a synchronous LMDB transaction, so it cannot await messages:
 // it pulls them with receiveMessageOnPort and sleeps on a shared counter with Atomics.wait.
+import type { GroupedPostings } from '../postings.ts';
+import type { SearchConfig } from '../search-config.ts';
+import type { FlushRequest, FlushSlice } from '../flush-prepare.ts';
 
 /** Shared Int32 words. */
 export const PRODUCED = 0;
@@ -24,6 +31,19 @@ export interface ExtractJob {
   jobId: number;
   file: string;
   primaryKey: string;
+  /** extract search data with this configuration (null: none) */
+  search: SearchConfig | null;
+}
+
+/**
+ * The search data of a chunk (engine/indexing/search-delta.ts): per table, in TABLE_NAMES order,
+ * each key with the positions in the chunk of the documents that hold it.
+ */
+export interface ChunkSearch {
+  /** words and field paths first met in this chunk: they continue the job's tables */
+  newWords: string[];
+  newFields: string[];
+  tables: GroupedPostings[];
 }
 
 /** A packed run of documents: ids, JSON texts (one buffer), and a shape id per document. */
@@ -37,6 +57,7 @@ export interface Chunk {
   shapes: Uint32Array;
   /** shapes first seen in this chunk: id → field paths */
   newShapes: [number, string[]][];
+  search: ChunkSearch | null;
   last: boolean;
 }
 
@@ -48,4 +69,20 @@ export interface ChunkError {
   prefixed: boolean;
 }
 
-export type FromExtractor = Chunk | ChunkError;
+/** Prepare the writing of a search delta (search-flush.ts); the extractor answers with slices. */
+export interface FlushJob {
+  type: 'flush';
+  jobId: number;
+  request: FlushRequest;
+}
+
+export interface SliceMessage {
+  type: 'slice';
+  jobId: number;
+  /** null in the closing message */
+  slice: FlushSlice | null;
+  last: boolean;
+}
+
+export type ToExtractor = ExtractJob | FlushJob;
+export type FromExtractor = Chunk | ChunkError | SliceMessage;

@@ -1,11 +1,17 @@
-// The extractor thread: turns payload files into packed chunks for the writer (protocol.ts).
+// The extractor thread: turns payload files into packed chunks for the writer (protocol.ts),
+// with the chunk's search data when the job asks for it (search-data.ts, search-delta.ts), and
+// prepares the writer's search-table writes between jobs (search-flush.ts).
 import fs from 'node:fs';
 import { workerData, type MessagePort } from 'node:worker_threads';
 import { EngineError } from '../../errors.ts';
 import { lowerThreadPriority } from '../../threads/priority.ts';
 import { fieldPaths } from '../../index/fields.ts';
 import { documentId } from '../../index/primary-key.ts';
-import { CHUNK_DOCS, CONSUMED, HEARTBEAT, IN_FLIGHT, PRODUCED, STOP, type Chunk, type ExtractJob, type FromExtractor } from './protocol.ts';
+import { compileSearchConfig, type CompiledSearchConfig, type SearchConfig } from '../search-config.ts';
+import { SearchDataExtractor, type Interner } from '../search-data.ts';
+import { SearchDelta, TABLE_NAMES } from '../search-delta.ts';
+import { prepareSlices, sliceBuffers } from '../flush-prepare.ts';
+import { CHUNK_DOCS, CONSUMED, HEARTBEAT, IN_FLIGHT, PRODUCED, STOP, type Chunk, type ChunkSearch, type ExtractJob, type FlushJob, type FromExtractor, type ToExtractor } from './protocol.ts';
 
 // indexing must never slow the HTTP thread (search and enqueue latency)
 lowerThreadPriority();
@@ -14,9 +20,10 @@ const control = new Int32Array(workerData.control as SharedArrayBuffer);
 const port = workerData.port as MessagePort;
 const READ = 4 * 1024 * 1024;
 
-port.on('message', (job: ExtractJob) => {
+port.on('message', (job: ToExtractor) => {
   try {
-    run(job);
+    if (job.type === 'flush') prepare(job);
+    else run(job);
   } catch (err) {
     const e = err instanceof EngineError ? err : new EngineError('internal', (err as Error)?.stack ?? String(err), { prefixed: false });
     send({ type: 'error', jobId: job.jobId, kind: e.kind, message: e.message, prefixed: e.prefixed }, []);
@@ -36,6 +43,15 @@ function send(m: FromExtractor, transfer: ArrayBuffer[]): boolean {
   Atomics.add(control, PRODUCED, 1);
   Atomics.notify(control, PRODUCED);
   return true;
+}
+
+/** Prepares the slices of a search flush, at most IN_FLIGHT ahead of the writer. */
+function prepare(job: FlushJob): void {
+  for (const slice of prepareSlices(job.request)) {
+    Atomics.add(control, HEARTBEAT, 1);
+    if (!send({ type: 'slice', jobId: job.jobId, slice, last: false }, sliceBuffers(slice))) return;
+  }
+  send({ type: 'slice', jobId: job.jobId, slice: null, last: true }, []);
 }
 
 /** Documents of the chunk being filled; their JSON is copied once into one growing buffer. */
@@ -62,11 +78,69 @@ class Pending {
   }
 }
 
+/** Interns into a job-wide table; remembers the entries the current chunk added. */
+class JobTable implements Interner {
+  readonly #ids = new Map<string, number>();
+  fresh: string[] = [];
+
+  id(s: string): number {
+    let id = this.#ids.get(s);
+    if (id === undefined) {
+      id = this.#ids.size;
+      this.#ids.set(s, id);
+      this.fresh.push(s);
+    }
+    return id;
+  }
+
+  takeFresh(): string[] {
+    const fresh = this.fresh;
+    this.fresh = [];
+    return fresh;
+  }
+}
+
+/** The search data of a job's documents, folded chunk by chunk into keys → documents. */
+class JobSearch {
+  // job-wide ids: the writer can take them as its own (search-delta.ts, WordDict)
+  readonly #words = new JobTable();
+  readonly #fields = new JobTable();
+  readonly #extractor: SearchDataExtractor;
+  readonly #delta = new SearchDelta();
+  #docs = 0;
+
+  constructor(config: CompiledSearchConfig) {
+    this.#extractor = new SearchDataExtractor(config, this.#words, this.#fields);
+  }
+
+  add(doc: Record<string, unknown>): void {
+    this.#delta.apply(this.#extractor.extract(doc), this.#docs++, false);
+  }
+
+  /** The chunk's search data; starts the next chunk. */
+  take(): ChunkSearch {
+    const tables = TABLE_NAMES.map((name) => this.#delta.tables[name].grouped());
+    this.#delta.clear();
+    this.#docs = 0;
+    return { newWords: this.#words.takeFresh(), newFields: this.#fields.takeFresh(), tables };
+  }
+}
+
+let compiled: { key: string; config: CompiledSearchConfig } | null = null;
+
+function compiledFor(config: SearchConfig): CompiledSearchConfig {
+  const key = JSON.stringify(config);
+  if (compiled === null || compiled.key !== key) compiled = { key, config: compileSearchConfig(config) };
+  return compiled.config;
+}
+
 function run(job: ExtractJob): void {
   const shapeIds = new Map<string, number>();
+  const search = job.search === null ? null : new JobSearch(compiledFor(job.search));
   let pending = new Pending();
   const flush = (last: boolean): boolean => {
     const json = pending.json.subarray(0, pending.bytes);
+    const records = search?.take() ?? null;
     const chunk: Chunk = {
       type: 'chunk',
       jobId: job.jobId,
@@ -75,15 +149,19 @@ function run(job: ExtractJob): void {
       ends: Uint32Array.from(pending.ends),
       shapes: Uint32Array.from(pending.shapes),
       newShapes: pending.newShapes,
+      search: records,
       last,
     };
     pending = new Pending();
-    return send(chunk, [json.buffer as ArrayBuffer, chunk.ends.buffer as ArrayBuffer, chunk.shapes.buffer as ArrayBuffer]);
+    const transfer = [json.buffer as ArrayBuffer, chunk.ends.buffer as ArrayBuffer, chunk.shapes.buffer as ArrayBuffer];
+    if (records) for (const g of records.tables) transfer.push(g.keyA.buffer as ArrayBuffer, g.keyB.buffer as ArrayBuffer, g.start.buffer as ArrayBuffer, g.ids.buffer as ArrayBuffer);
+    return send(chunk, transfer);
   };
   const line = (data: Buffer, start: number, end: number): boolean => {
     const doc = JSON.parse(data.toString('utf8', start, end)) as Record<string, unknown>;
     const id = documentId(doc, job.primaryKey);
     const paths = fieldPaths(doc);
+    search?.add(doc);
     const key = paths.join('\u0000');
     let shape = shapeIds.get(key);
     if (shape === undefined) {

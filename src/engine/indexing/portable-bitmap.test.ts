@@ -1,0 +1,53 @@
+// Portable roaring bytes written from sorted ids. Properties checked:
+// 1. the bytes are those of the native serialisation of a bitmap of the same ids, for one id,
+//    sparse and dense containers, the 4096/4097 array/bitset boundary and ids up to 2^31 − 1
+// 2. a sub-range of a larger array is encoded on its own, and the scratch is reused safely
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Bitmap, bitmapBytes, bitmapFrom } from '../bitmap/index.ts';
+import { ByteScratch, encodeSortedIds } from './portable-bitmap.ts';
+
+function mulberry32(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const sorted = (ids: Iterable<number>) => Uint32Array.from([...new Set(ids)].sort((a, b) => a - b));
+
+test('bytes equal the native portable serialisation', () => {
+  const rand = mulberry32(7);
+  const scratch = new ByteScratch();
+  const cases: Uint32Array[] = [
+    sorted([0]),
+    sorted([65535]),
+    sorted([65536]),
+    sorted([2 ** 31 - 1]),
+    sorted(Array.from({ length: 4096 }, (_, i) => i * 3)),
+    sorted(Array.from({ length: 4097 }, (_, i) => i * 3)),
+    sorted(Array.from({ length: 65536 }, (_, i) => i)),
+    sorted(Array.from({ length: 200_000 }, (_, i) => i * 2)),
+  ];
+  for (let i = 0; i < 40; i++) {
+    const n = 1 + Math.floor(rand() * 20_000);
+    const range = [100, 70_000, 1_000_000, 2 ** 31 - 1][i % 4]!;
+    cases.push(sorted(Array.from({ length: n }, () => Math.floor(rand() * range))));
+  }
+  for (const ids of cases) {
+    const mine = encodeSortedIds(ids, 0, ids.length, scratch);
+    assert.deepEqual(Buffer.from(mine), Buffer.from(bitmapBytes(new Bitmap(ids))), `${ids.length} ids up to ${ids[ids.length - 1]}`);
+  }
+});
+
+test('a sub-range is encoded on its own; the scratch is reused', () => {
+  const scratch = new ByteScratch();
+  const ids = Int32Array.from([1, 5, 9, 70_000, 70_001, 200_000]);
+  const a = Buffer.from(encodeSortedIds(ids, 1, 5, scratch));
+  const b = encodeSortedIds(ids, 5, 6, scratch);
+  assert.deepEqual(bitmapFrom(a).toArray(), [5, 9, 70_000, 70_001]);
+  assert.deepEqual(bitmapFrom(b).toArray(), [200_000]);
+});
