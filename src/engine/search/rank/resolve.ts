@@ -226,22 +226,17 @@ function slidingWindows<T>(items: readonly T[], size: number): T[][] {
   return out;
 }
 
+/** The derivations of a subset's kept typo groups. */
+function* keptGroups(s: TermSubset) {
+  for (let g = 0; g < 3; g++) if ((s.mask & (1 << g)) !== 0) yield s.term.derivations[g];
+}
+
 /** The single words a subset's documents may hold (all derivations of the kept groups). */
 export function subsetWords(s: TermSubset): string[] {
-  const out: string[] = [];
-  for (let g = 0; g < 3; g++) {
-    if ((s.mask & (1 << g)) === 0) continue;
-    for (const d of s.term.derivations[g].words) out.push(d.word);
-  }
-  return out;
+  return [...keptGroups(s)].flatMap((group) => group.words.map((d) => d.word));
 }
 
 /** The phrases of a subset's kept groups. */
 export function subsetPhrases(s: TermSubset): PhraseWords[] {
-  const out: PhraseWords[] = [];
-  for (let g = 0; g < 3; g++) {
-    if ((s.mask & (1 << g)) === 0) continue;
-    for (const p of s.term.derivations[g].phrases) out.push(p.words);
-  }
-  return out;
+  return [...keptGroups(s)].flatMap((group) => group.phrases.map((p) => p.words));
 }

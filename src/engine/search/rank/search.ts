@@ -8,7 +8,7 @@ import type { Index } from '../../index/index.ts';
 import type { Tokenizer } from '../../tokenizer/index.ts';
 import type { WordSet } from '../../words/index.ts';
 import { buildQueryGraph, deriveTerms, parseQuery, type LocatedTerm, type QueryConfig } from '../query/index.ts';
-import { bucketSort, type BoundRule, type SortOutput } from './bucket-sort.ts';
+import { bucketSort, type BoundRule, type SortOptions, type SortOutput } from './bucket-sort.ts';
 import { rankGraphOf, type RankGraph } from './graph.ts';
 import { ReadCache, Resolver } from './resolve.ts';
 import { graphDocids, maximallyReduced, RULES, type MatchingStrategy, type RuleContext, type RuleName } from './rules.ts';
@@ -164,15 +164,7 @@ export function keywordSearch(index: Index, sets: SharedReads, req: KeywordReque
   const candidates = graphDocids(reduced, universe, resolver);
   const values = sets.facets ?? null;
   const chain = ruleChain(setup.rankingRules, req.strategy, req.sort ?? []).map((e) => bindRule(e, ctx, values));
-  const out = bucketSort(chain, graph, candidates, {
-    offset: req.offset,
-    limit: req.limit,
-    scores: req.scores,
-    threshold: req.threshold,
-    deadline: req.deadline,
-    exhaustive: req.exhaustive,
-    distinct: req.distinct && values ? distinctSharers(req.distinct, values) : null,
-  });
+  const out = bucketSort(chain, graph, candidates, sortOptions(req, values));
   return { ...out, placeholder: false, located: terms.locatedTerms(), legacyAttribute };
 }
 
@@ -193,21 +185,25 @@ const NO_GRAPH: RankGraph = { nodes: [], edges: [], into: [], out: [], order: []
 export function placeholderSearch(universe: Bitmap, sets: Pick<SharedReads, 'facets'>, req: Omit<KeywordRequest, 'q' | 'strategy' | 'fids'>, setup: Pick<KeywordSetup, 'rankingRules'>): SortOutput {
   const chain = ruleChain(setup.rankingRules, 'last', req.sort ?? [], true);
   const values = sets.facets ?? null;
-  const distinct = req.distinct && values ? distinctSharers(req.distinct, values) : null;
-  if (chain.length === 0 && distinct === null) {
+  const options = sortOptions(req, values);
+  if (chain.length === 0 && options.distinct === null) {
     const ids = [...universe.rangeUint32Array(req.offset, req.limit)];
     return { ids, scores: ids.map(() => []), candidates: universe.size, candidateIds: () => universe, degraded: false };
   }
   const rules = chain.map((e) => sortRule(e as SortCriterion, values));
-  return bucketSort(rules, NO_GRAPH, universe, {
+  return bucketSort(rules, NO_GRAPH, universe, options);
+}
+
+function sortOptions(req: Omit<KeywordRequest, 'q' | 'strategy' | 'fids'>, values: (SortValues & DistinctValues) | null): SortOptions {
+  return {
     offset: req.offset,
     limit: req.limit,
     scores: req.scores,
     threshold: req.threshold,
     deadline: req.deadline,
     exhaustive: req.exhaustive,
-    distinct,
-  });
+    distinct: req.distinct && values ? distinctSharers(req.distinct, values) : null,
+  };
 }
 
 export type { DistinctValues, MatchingStrategy, RuleName, SortCriterion, SortValues };
