@@ -14,6 +14,7 @@ import { registerTaskRoutes } from './routes/tasks.ts';
 import { registerSettingsRoutes } from './routes/settings.ts';
 import { registerSearchRoutes } from './routes/search.ts';
 import { registerMultiSearchRoutes } from './routes/multi-search.ts';
+import { registerFacetSearchRoutes } from './routes/facet-search.ts';
 
 export interface AppOptions {
   instance: Instance;
@@ -94,6 +95,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   registerSettingsRoutes(app, ctx);
   registerSearchRoutes(app, ctx);
   registerMultiSearchRoutes(app, ctx);
+  registerFacetSearchRoutes(app, ctx);
   await app.ready();
   return app;
 }

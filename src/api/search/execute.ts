@@ -3,11 +3,13 @@
 // step on its own (`rankSearch`) and formats the merged hits itself.
 //
 //   parameters ─► refuse what is not supported yet ─► placeholder: documents in internal id
-//   order │ keyword: engine/search/rank ─► hits (fields, _formatted, scores) ─► response
+//   order │ keyword: engine/search/rank ─► facets of the candidates ─► hits (fields, _formatted,
+//   scores) ─► response
 import type { Bitmap } from '../../engine/bitmap/index.ts';
 import type { Index } from '../../engine/index/index.ts';
 import { globalScore, keywordSearch, placeholderSearch, type KeywordRequest, type RuleScore } from '../../engine/search/rank/index.ts';
 import { isFacetedBy } from '../settings/index.ts';
+import { searchFacets } from './facets.ts';
 import { checkSort, parseSort, type SortCriterion } from './sort.ts';
 import { buildHits, type EngineHit, type EngineResult, type HitContext } from './hits.ts';
 import { scoreDetails, searchOnFids } from './keyword.ts';
@@ -35,9 +37,10 @@ export function executeSearch(index: Index, uid: string, q: SearchQuery, opts: E
   const window = searchWindow(q, maxTotalHits);
   const scores = q.showRankingScore || q.showRankingScoreDetails || q.rankingScoreThreshold !== null;
   const ranked = rankSearch(index, uid, q, { state, offset: window.offset, limit: window.limit, scores, started });
+  const facets = q.facets !== null && q.facets.length > 0 ? searchFacets(state, q.facets, ranked.candidateIds) : {};
   const hits = buildHits(q, ranked, hitContext(state));
   const metadata = opts.metadata ? { indexUid: uid, primaryKey: index.meta().primaryKey } : null;
-  const outcome = { hits, totalHits: ranked.totalHits, processingTimeMs: performance.now() - started };
+  const outcome = { hits, totalHits: ranked.totalHits, processingTimeMs: performance.now() - started, ...facets };
   return searchResponse(q, outcome, { maxTotalHits, metadata, ...(opts.requestUid ? { requestUid: opts.requestUid } : {}) });
 }
 

@@ -22,4 +22,9 @@ export {
 } from './multi-query.ts';
 export { executeMultiSearch, fuseFilters, type MultiSearchContext, type SearchAuthorizer, type SearchRule } from './multi-search.ts';
 export { indexSearchState, type IndexSearchState } from './state.ts';
+export { checkFacets, computeFacets, facetFields, searchFacets, type ComputedFacets, type FacetField } from './facets.ts';
+export type { FacetValues } from './facets-values.ts';
+export {
+  checkFacetSearchable, executeFacetSearch, parseFacetSearchBody, type FacetSearchQuery, type FacetSearchResponse,
+} from './facets-search.ts';
 export { fieldWeights, keywordSetup, scoreDetails, searchOnFids } from './keyword.ts';

@@ -1,6 +1,7 @@
 // Parameters this version cannot honour yet: each one that is actually used is refused with the
 // parameter's own code instead of being ignored. Checks run in Meilisearch's order, after the
-// index lookup: the search kind (`hybrid`/`vector`/`media`), then filter, sort, distinct, facets.
+// index lookup: the search kind (`hybrid`/`vector`/`media`), then filter, sort, distinct. Facets
+// are checked after ranking (facets.ts).
 import { ApiError, type ErrorCode } from '../errors/index.ts';
 import type { Json } from '../validate/index.ts';
 import type { SearchQuery } from './query-types.ts';
@@ -58,5 +59,4 @@ export function rejectUnsupported(q: SearchQuery): void {
     throw notSupported(geo ? '`sort` with `_geoPoint`' : '`sort`', 'invalid_search_sort');
   }
   if (q.distinct !== null) throw notSupported('`distinct`', 'invalid_search_distinct');
-  if (q.facets !== null && q.facets.length > 0) throw notSupported('`facets`', 'invalid_search_facets');
 }

@@ -16,6 +16,7 @@ import {
   type MainValues,
 } from './layout.ts';
 import { WordSet } from '../words/index.ts';
+import { openFacetTables, type FacetTables } from './facet-layout.ts';
 
 /** The search tables of an index (docs/decisions/0002). */
 export interface SearchTables {
@@ -45,6 +46,8 @@ export class Index {
   readonly externalIds: Table<string, number>;
   readonly documents: Table<number, Uint8Array>;
   readonly search: SearchTables;
+  /** facet and geo tables (docs/decisions/0004), read through engine/facet */
+  readonly facets: FacetTables;
 
   private constructor(env: Env) {
     this.env = env;
@@ -59,6 +62,7 @@ export class Index {
       wordPairProximity: env.table(WORD_PAIR_PROXIMITY_DOCIDS),
       fidWordCount: env.table(FID_WORD_COUNT_DOCIDS),
     };
+    this.facets = openFacetTables(env);
   }
 
   /** Every indexed word (normal and exact-only sets), as stored by the last batch. */

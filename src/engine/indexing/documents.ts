@@ -10,6 +10,7 @@ import type { SearchChunk } from './search-delta.ts';
 import { SearchIndexWriter, type SearchCheckpoint, type SearchWriterOptions } from './search-writer.ts';
 import { fieldPaths } from '../index/fields.ts';
 import { documentId, inferPrimaryKey } from '../index/primary-key.ts';
+import { FacetIndexWriter, type FacetCheckpoint, type FacetConfig } from '../facet/index.ts';
 
 const MAX_FIELDS = 65_535;
 
@@ -22,6 +23,12 @@ interface WriterState {
   documentBytes: number;
   primaryKey: string | null;
   search: SearchCheckpoint | null;
+  facets: FacetCheckpoint | null;
+}
+
+export interface DocumentsWriterOptions extends SearchWriterOptions {
+  /** what facet indexing runs with; without it no facet tables are written */
+  facets?: FacetConfig;
 }
 
 /** A document's place in a chunk of search data made by the extractor thread. */
@@ -48,11 +55,12 @@ export class DocumentsWriter {
   /** field path → field id (its rank in the field order) */
   #fids: Map<string, number>;
   readonly #search: SearchIndexWriter | null;
+  readonly #facets: FacetIndexWriter | null;
   /** ids added to #knownIds since the last checkpoint (removed again on rollback) */
   #addedIds: string[] = [];
 
-  /** Without `search`, only documents are written (no search tables). */
-  constructor(index: Index, search?: SearchConfig, searchOptions?: SearchWriterOptions) {
+  /** Without `search` (and `options.facets`), no search (facet) tables are written. */
+  constructor(index: Index, search?: SearchConfig, options: DocumentsWriterOptions = {}) {
     this.index = index;
     const used = index.usedIds();
     const max = used.size === 0 ? -1 : used.maximum();
@@ -70,11 +78,20 @@ export class DocumentsWriter {
       documentBytes: index.getMain('documentBytes') ?? 0,
       primaryKey: index.meta().primaryKey,
       search: null,
+      facets: null,
     };
     this.#fieldSet = new Set(this.#s.fieldsOrder);
     this.#fids = new Map(this.#s.fieldsOrder.map((f, i) => [f, i]));
-    this.#search = search ? new SearchIndexWriter(index, search, (path) => this.#fids.get(path) ?? -1, searchOptions) : null;
+    this.#search = search ? new SearchIndexWriter(index, search, (path) => this.#fids.get(path) ?? -1, options) : null;
+    this.#facets = options.facets ? new FacetIndexWriter(index, options.facets, (path) => this.#fieldId(path)) : null;
     this.#emptyAtStart = used.size === 0;
+  }
+
+  /** The id of a field of a stored document (every path is registered before it is indexed). */
+  #fieldId(path: string): number {
+    const fid = this.#fids.get(path);
+    if (fid === undefined) throw new Error(`documents writer: no field id for \`${path}\``);
+    return fid;
   }
 
   get primaryKey(): string | null {
@@ -94,7 +111,8 @@ export class DocumentsWriter {
     this.#addedIds = [];
     const s = this.#s;
     const search = this.#search?.beginTask() ?? null;
-    return { ...s, used: s.used.clone(), free: s.free.clone(), distribution: new Map(s.distribution), fieldsOrder: [...s.fieldsOrder], search };
+    const facets = this.#facets?.beginTask() ?? null;
+    return { ...s, used: s.used.clone(), free: s.free.clone(), distribution: new Map(s.distribution), fieldsOrder: [...s.fieldsOrder], search, facets };
   }
 
   rollback(state: WriterState): void {
@@ -104,6 +122,7 @@ export class DocumentsWriter {
     this.#fieldSet = new Set(state.fieldsOrder);
     this.#fids = new Map(state.fieldsOrder.map((f, i) => [f, i]));
     if (state.search) this.#search?.rollback(state.search);
+    if (state.facets) this.#facets?.rollback(state.facets);
   }
 
   /**
@@ -162,7 +181,7 @@ export class DocumentsWriter {
         this.#addedIds.push(extId);
       }
       this.#storeRaw(id, json ?? Buffer.from(JSON.stringify(parsed)), paths);
-      this.#indexAdded(id, parsed, json, record);
+      this.#indexAdded(id, extId, parsed, json, record);
       return true;
     }
     const stored = this.index.documents.get(existing);
@@ -175,6 +194,7 @@ export class DocumentsWriter {
       this.#forget(existing, stored, old);
       this.#storeRaw(existing, bytes, fieldPaths(merged));
       this.#search?.addDocument(existing, merged);
+      this.#facets?.addDocument(existing, merged, extId);
     } else {
       const bytes = json ?? Buffer.from(JSON.stringify(parsed));
       if (stored !== undefined) {
@@ -182,16 +202,20 @@ export class DocumentsWriter {
         this.#forget(existing, stored, parseDocument(stored));
       }
       this.#storeRaw(existing, bytes, paths);
-      this.#indexAdded(existing, parsed, json, record);
+      this.#indexAdded(existing, extId, parsed, json, record);
     }
     return true;
   }
 
-  #indexAdded(id: number, parsed: Record<string, unknown> | undefined, json: Uint8Array | undefined, extracted: ExtractedSearch | null): void {
+  #indexAdded(id: number, extId: string, parsed: Record<string, unknown> | undefined, json: Uint8Array | undefined, extracted: ExtractedSearch | null): void {
     const search = this.#search;
-    if (search === null) return;
-    if (extracted !== null) search.addFromChunk(id, extracted.chunk, extracted.index);
-    else search.addDocument(id, parsed ?? parseJson(json!));
+    if (search !== null) {
+      if (extracted !== null) search.addFromChunk(id, extracted.chunk, extracted.index);
+      else search.addDocument(id, (parsed ??= parseJson(json!)));
+    }
+    // facet data is extracted here (an invalid `_geo` fails the task)
+    const facets = this.#facets;
+    if (facets !== null && facets.active) facets.addDocument(id, parsed ?? parseJson(json!), extId);
   }
 
   /** Deletes documents by external id; returns how many existed. */
@@ -220,6 +244,7 @@ export class DocumentsWriter {
     this.index.externalIds.clear();
     this.#knownIds.clear();
     this.#search?.clearAll();
+    this.#facets?.clearAll();
     this.#s.used = new Bitmap();
     this.#s.free = new Bitmap();
     this.#s.nextId = 0;
@@ -246,6 +271,7 @@ export class DocumentsWriter {
     index.setMain('fieldsOrder', s.fieldsOrder);
     index.setMain('documentBytes', s.documentBytes);
     this.#search?.save();
+    this.#facets?.save();
     index.setMain('generation', index.generation() + 1);
   }
 
@@ -285,11 +311,13 @@ export class DocumentsWriter {
     for (const path of fieldPaths(doc)) s.distribution.set(path, (s.distribution.get(path) ?? 1) - 1);
     s.documentBytes = Math.max(0, s.documentBytes - bytes.length);
     this.#search?.removeDocument(id, doc);
+    this.#facets?.removeDocument(id, doc);
   }
 
   /** Ends a task's writes, inside its transaction (search changes join the batch's when it succeeds). */
   endTask(): void {
     this.#search?.endTask();
+    this.#facets?.endTask();
   }
 
   /** Re-indexes every document for search with a new configuration (a settings change). */
@@ -302,6 +330,32 @@ export class DocumentsWriter {
     const search = this.#search;
     if (search === null || !search.neverIndexed() || this.#s.used.size === 0) return;
     search.rebuild(search.config, this.#storedDocuments());
+  }
+
+  /**
+   * Re-indexes every document's facet data with a new configuration (a settings change); a
+   * stored document with an invalid `_geo` fails the task once `_geo` is indexed.
+   */
+  reindexFacets(config: FacetConfig): void {
+    this.#facets?.rebuild(config, this.#storedWithIds());
+  }
+
+  /**
+   * Rebuilds the facet tables if they were built with another configuration or never (an index
+   * stored before facet indexing). Invalid `_geo` values are skipped here: no task is to blame.
+   */
+  indexFacetsIfStale(): void {
+    const facets = this.#facets;
+    if (facets === null || !facets.stale()) return;
+    if (this.#s.used.size === 0) facets.clearAll();
+    else facets.rebuild(facets.config, this.#storedWithIds(), { lenient: true });
+  }
+
+  /** Stored documents with their external ids (from the id table: no primary key parsing). */
+  *#storedWithIds(): Generator<[number, Record<string, unknown>, string]> {
+    const external: string[] = [];
+    for (const [extId, id] of this.index.externalIds.entries()) external[id] = extId;
+    for (const [id, doc] of this.#storedDocuments()) yield [id, doc, external[id] ?? String(id)];
   }
 
   *#storedDocuments(): Generator<[number, Record<string, unknown>]> {

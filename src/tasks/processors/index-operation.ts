@@ -7,7 +7,7 @@ import type { Index } from '../../engine/index/index.ts';
 import type { AppliedTask } from '../../engine/index/layout.ts';
 import type { Task, TaskKind } from '../types.ts';
 import { applyPatch, checkSettingsAgainstIndex, type SettingsPatch } from '../../api/settings/index.ts';
-import { searchConfig, searchSignature, storedSettings } from '../index-settings.ts';
+import { facetConfig, facetSignature, searchConfig, searchSignature, storedSettings } from '../index-settings.ts';
 import { Aborted, failed, indexNotFound, succeeded, type BatchResult, type ProcessContext } from './context.ts';
 
 const PROGRESS_EVERY = 4096;
@@ -39,9 +39,11 @@ async function applyBatch(target: Index, indexUid: string, tasks: Task[], create
   const previous = target.getMain('applied') ?? {};
   const outcomes: Record<string, AppliedTask> = {};
   target.env.write(() => {
+    const settings = storedSettings(target);
     // the extractor thread is idle between document jobs: it prepares the search writes then
-    const writer = new DocumentsWriter(target, searchConfig(storedSettings(target)), { prepare: (request) => ctx.extractor.prepare(request) });
+    const writer = new DocumentsWriter(target, searchConfig(settings), { prepare: (request) => ctx.extractor.prepare(request), facets: facetConfig(settings) });
     writer.indexSearchIfMissing();
+    writer.indexFacetsIfStale();
     for (const task of tasks) {
       const replay = previous[task.uid];
       if (replay) {
@@ -101,6 +103,8 @@ function applyTask(writer: DocumentsWriter, task: Task, ctx: ProcessContext): Re
       index.setMain('settings', next);
       // last step of the task: what follows in the batch is indexed with the new settings
       if (searchSignature(next) !== searchSignature(current)) writer.reindexSearch(searchConfig(next));
+      // an invalid `_geo` in a stored document fails the task when `_geo` becomes filterable or sortable
+      if (facetSignature(next) !== facetSignature(current)) writer.reindexFacets(facetConfig(next));
       return task.details ?? {};
     }
     default:

@@ -1,0 +1,21 @@
+// POST /indexes/:indexUid/facet-search (facets.md §4): the body parsed and run in
+// api/search/facets-search.ts; a tenant token's filter is ANDed with the request's.
+import type { FastifyInstance } from 'fastify';
+import { executeFacetSearch, fuseFilters, parseFacetSearchBody } from '../../api/search/index.ts';
+import type { HttpContext } from '../app.ts';
+import { readJson } from '../body.ts';
+import { indexParam, requireIndex } from './indexes.ts';
+
+export function registerFacetSearchRoutes(app: FastifyInstance, ctx: HttpContext): void {
+  const auth = { config: { auth: { action: 'search', indexParam: 'indexUid' } } };
+  app.post('/indexes/:indexUid/facet-search', auth, async (req) => {
+    const uid = indexParam(req);
+    // as on the search route, the body is read before the index is looked up
+    const body = await readJson(req, { limit: ctx.payloadLimit, limitText: ctx.payloadLimitText, required: false });
+    const fq = parseFacetSearchBody(body ?? {});
+    const index = requireIndex(ctx, uid);
+    const ruleFilter = req.auth.searchRuleFilter(uid);
+    if (ruleFilter !== null) fq.search = { ...fq.search, filter: fuseFilters(fq.search.filter, ruleFilter) };
+    return executeFacetSearch(index, uid, fq);
+  });
+}
