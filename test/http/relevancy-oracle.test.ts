@@ -174,9 +174,7 @@ const CASES: OracleCase[] = [
 
 describe('milli ranking oracle (query "hello world america")', () => {
   for (const c of CASES) {
-    // field rules and the `sort` parameter rank nothing until sorting lands (issue 4)
-    const sorts = c.sort !== undefined || c.rules.some((r) => r.includes(':'));
-    test(c.name, { todo: sorts ? 'needs sorting (issue 4)' : false }, async () => {
+    test(c.name, async () => {
       const expected = expectedOrder(c.criteria, c.strategy, c.sort);
       assert.equal(expected.join(''), c.literal, 'oracle self-check');
       assert.deepEqual(await run(c.rules, c.strategy, c.sort), expected);
@@ -208,13 +206,12 @@ function permutations<T>(items: T[]): T[][] {
   return out;
 }
 
-// every order includes asc_desc_rank:desc, a field rule: todo until sorting lands (issue 4)
 describe('milli ranking oracle: criteria mix-up (words first, matchingStrategy last)', () => {
   const orders = permutations(['attribute', 'asc_desc_rank:desc', 'exactness', 'proximity', 'typo']);
   assert.equal(orders.length, 120);
   for (const order of orders) {
     const rules = ['words', ...order];
-    test(rules.join(', '), { todo: 'needs sorting (issue 4)' }, async () => {
+    test(rules.join(', '), async () => {
       assert.deepEqual(await run(rules, 'last'), expectedOrder(rules, 'last'));
     });
   }

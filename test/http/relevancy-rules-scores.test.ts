@@ -181,9 +181,8 @@ describe('rankingScoreThreshold', () => {
   });
 });
 
-// todo until sorting lands (issue 4)
 describe('custom ranking rules', () => {
-  test('a field rule sorts inside the buckets of the rules before it', { todo: 'needs sorting (issue 4)' }, async () => {
+  test('a field rule sorts inside the buckets of the rules before it', async () => {
     // "space opera ": words buckets {1, 2, 4, 5} (2: opira = 1 typo) then {3}.
     // [words, year:desc, typo]: year desc inside the first bucket: 4 (2015), 2 (2005),
     // 1 (1977), 5 (no year: last) → [4, 2, 1, 5, 3].
@@ -192,7 +191,7 @@ describe('custom ranking rules', () => {
     assert.deepEqual(ids(await t.client.index(idx.spaceTypoFirst).search('space opera ')), [4, 1, 5, 2, 3]);
   });
 
-  test('field rules appear in the details but never in the score', { todo: 'needs sorting (issue 4)' }, async () => {
+  test('field rules appear in the details but never in the score', async () => {
     // Properties: (1) a `field:desc` rule gets its own details entry {order, value} in rule order
     // (value null without the field); (2) it takes an order slot; (3) the global score only
     // combines the other rules (relevancy.md §7, §8).

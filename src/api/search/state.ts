@@ -2,6 +2,7 @@
 // keyword setup, cached by the index generation (bumped by every write transaction).
 import { settingsOf, type Settings } from '../settings/index.ts';
 import { keywordSetup } from './keyword.ts';
+import { facetReader } from '../../engine/facet/index.ts';
 import type { Index } from '../../engine/index/index.ts';
 import { ReadCache, type KeywordSetup, type SharedReads } from '../../engine/search/rank/index.ts';
 import { Tokenizer } from '../../engine/tokenizer/index.ts';
@@ -29,7 +30,7 @@ export function indexSearchState(index: Index): IndexSearchState {
     generation,
     settings,
     fields,
-    wordSets: { ...index.wordSets(), cache: new ReadCache(), documents: index.usedIds() },
+    wordSets: { ...index.wordSets(), cache: new ReadCache(), documents: index.usedIds(), facets: facetReader(index) },
     keyword: keywordSetup(settings, fields),
     formatTokenizer: new Tokenizer({
       separatorTokens: settings.separatorTokens,

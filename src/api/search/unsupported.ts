@@ -54,9 +54,5 @@ export function rejectUnsupported(q: SearchQuery): void {
   }
   if (q.hybrid !== null) throw notSupported('`hybrid`', 'invalid_search_hybrid_query');
   if (filterIsUsed(q.filter)) throw notSupported('`filter`', 'invalid_search_filter');
-  if (q.sort !== null && q.sort.length > 0) {
-    const geo = q.sort.some((s) => s.trimStart().startsWith('_geoPoint('));
-    throw notSupported(geo ? '`sort` with `_geoPoint`' : '`sort`', 'invalid_search_sort');
-  }
   if (q.distinct !== null) throw notSupported('`distinct`', 'invalid_search_distinct');
 }
