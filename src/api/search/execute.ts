@@ -11,6 +11,7 @@ import { globalScore, keywordSearch, placeholderSearch, type KeywordRequest, typ
 import { isFacetedBy } from '../settings/index.ts';
 import { searchFacets } from './facets.ts';
 import { checkSort, parseSort, type SortCriterion } from './sort.ts';
+import { compileFilter, type FilterFeatures } from '../filter/index.ts';
 import { buildHits, type EngineHit, type EngineResult, type HitContext } from './hits.ts';
 import { scoreDetails, searchOnFids } from './keyword.ts';
 import { MatchingWords } from './matching-words.ts';
@@ -27,6 +28,8 @@ export interface ExecuteOptions {
   metadata?: boolean;
   /** shared by the results of one multi-search request; a new UUID v7 otherwise */
   requestUid?: string;
+  /** the instance's experimental features (filters gate `CONTAINS` and others on them) */
+  features?: FilterFeatures;
 }
 
 export function executeSearch(index: Index, uid: string, q: SearchQuery, opts: ExecuteOptions = {}): SearchResponse {
@@ -36,7 +39,7 @@ export function executeSearch(index: Index, uid: string, q: SearchQuery, opts: E
   const maxTotalHits = state.settings.pagination.maxTotalHits;
   const window = searchWindow(q, maxTotalHits);
   const scores = q.showRankingScore || q.showRankingScoreDetails || q.rankingScoreThreshold !== null;
-  const ranked = rankSearch(index, uid, q, { state, offset: window.offset, limit: window.limit, scores, started });
+  const ranked = rankSearch(index, uid, q, { state, offset: window.offset, limit: window.limit, scores, started, features: opts.features });
   const facets = q.facets !== null && q.facets.length > 0 ? searchFacets(state, q.facets, ranked.candidateIds) : {};
   const hits = buildHits(q, ranked, hitContext(state));
   const metadata = opts.metadata ? { indexUid: uid, primaryKey: index.meta().primaryKey } : null;
@@ -68,16 +71,27 @@ export interface RankOptions {
   scores: boolean;
   /** `performance.now()` at the start of the request: the cutoff counts from it */
   started: number;
+  /** experimental features filters depend on (`containsFilter`, ...); all off when absent */
+  features?: FilterFeatures;
 }
+
+const NO_FEATURES: FilterFeatures = { containsFilter: false, foreignKeys: false, network: false, multimodal: false };
 
 /** Ranks the documents of `q` (already checked by `rejectUnsupported`) and returns a page of them. */
 export function rankSearch(index: Index, uid: string, q: SearchQuery, opts: RankOptions): RankedSearch {
   const { state } = opts;
+  // Meilisearch's order: filter syntax, sort syntax, filter evaluation (filterable checks), sort checks
+  const filter = compileFilter(q.filter, 'search', opts.features ?? NO_FEATURES);
   const sort = parseSort(q.sort);
+  const documents = state.wordSets.documents ?? index.usedIds();
+  const universe =
+    filter === null
+      ? null
+      : filter.evaluate({ filterableAttributes: state.settings.filterableAttributes, reader: state.facets, documents }, uid);
   checkSort(sort, state.settings, uid);
-  const request = keywordRequest(uid, q, opts, sort);
+  const request = { ...keywordRequest(uid, q, opts, sort), universe };
   const result = isPlaceholder(q)
-    ? { ...placeholderSearch(state.wordSets.documents ?? index.usedIds(), state.wordSets, request, state.keyword), located: [], legacyAttribute: false }
+    ? { ...placeholderSearch(universe ?? documents, state.wordSets, request, state.keyword), located: [], legacyAttribute: false }
     : keywordSearch(index, state.wordSets, request, state.keyword);
   const displayed = state.settings.displayedAttributes;
   const isDisplayed = (field: string) => displayed === null || displayed.includes('*') || displayed.some((d) => isFacetedBy(field, d));

@@ -2,7 +2,7 @@
 // keyword setup, cached by the index generation (bumped by every write transaction).
 import { settingsOf, type Settings } from '../settings/index.ts';
 import { keywordSetup } from './keyword.ts';
-import { facetReader } from '../../engine/facet/index.ts';
+import { facetReader, type FacetReader } from '../../engine/facet/index.ts';
 import type { Index } from '../../engine/index/index.ts';
 import { ReadCache, type KeywordSetup, type SharedReads } from '../../engine/search/rank/index.ts';
 import { Tokenizer } from '../../engine/tokenizer/index.ts';
@@ -14,6 +14,8 @@ export interface IndexSearchState {
   /** word sets and table reads shared by this generation's searches */
   wordSets: SharedReads;
   keyword: KeywordSetup;
+  /** the index's facet values (filters, sort, distinct, facets) */
+  facets: FacetReader;
   /** the index tokenizer without stop words, as hits are formatted with */
   formatTokenizer: Tokenizer;
 }
@@ -26,11 +28,13 @@ export function indexSearchState(index: Index): IndexSearchState {
   if (cached !== undefined && cached.generation === generation) return cached;
   const settings = settingsOf(index);
   const fields = index.fieldsOrder();
+  const facets = facetReader(index);
   const state: IndexSearchState = {
     generation,
     settings,
     fields,
-    wordSets: { ...index.wordSets(), cache: new ReadCache(), documents: index.usedIds(), facets: facetReader(index) },
+    wordSets: { ...index.wordSets(), cache: new ReadCache(), documents: index.usedIds(), facets },
+    facets,
     keyword: keywordSetup(settings, fields),
     formatTokenizer: new Tokenizer({
       separatorTokens: settings.separatorTokens,

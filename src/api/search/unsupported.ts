@@ -53,6 +53,5 @@ export function rejectUnsupported(q: SearchQuery): void {
     throw new ApiError('missing_search_hybrid', 'Invalid request: missing `hybrid` parameter when `vector` or `media` are present.');
   }
   if (q.hybrid !== null) throw notSupported('`hybrid`', 'invalid_search_hybrid_query');
-  if (filterIsUsed(q.filter)) throw notSupported('`filter`', 'invalid_search_filter');
   if (q.distinct !== null) throw notSupported('`distinct`', 'invalid_search_distinct');
 }

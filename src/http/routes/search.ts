@@ -15,7 +15,10 @@ export function registerSearchRoutes(app: FastifyInstance, ctx: HttpContext): vo
     // a tenant token's filter for this index is ANDed with the query's (auth-keys.md §7), never dropped
     const ruleFilter = req.auth.searchRuleFilter(uid);
     if (ruleFilter !== null) q = { ...q, filter: fuseFilters(q.filter, ruleFilter) };
-    return executeSearch(index, uid, q, { metadata: wantsMetadata(req.headers['meili-include-metadata'] as string | undefined) });
+    return executeSearch(index, uid, q, {
+      metadata: wantsMetadata(req.headers['meili-include-metadata'] as string | undefined),
+      features: ctx.instance.features.get(),
+    });
   };
 
   app.get('/indexes/:indexUid/search', auth, async (req) => search(req, parseSearchParams(query(req))));

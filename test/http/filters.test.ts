@@ -1,0 +1,54 @@
+// Filters, sort and facets through the search route (filters.md §4, search.md §6, facets.md §2).
+// Properties checked:
+// 1. string equality is normalized (case), `!=` includes documents without the field
+// 2. `TO` ranges combine with the `sort` parameter; numbers sort by value
+// 3. facet distribution counts the candidates and shows an original spelling
+// 4. a field that is not filterable answers invalid_search_filter with Meilisearch's message
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { assertApiError, startTestServer, type TestServer } from './helpers.ts';
+
+let t: TestServer;
+before(async () => {
+  t = await startTestServer();
+  await t.client.createIndex('f', { primaryKey: 'id' }).waitTask();
+  const idx = t.client.index('f');
+  await idx.updateSettings({ filterableAttributes: ['color', 'price'], sortableAttributes: ['price'] }).waitTask();
+  await idx
+    .addDocuments([
+      { id: 0, color: 'red', price: 5, t: 'shoe' },
+      { id: 1, color: 'blue', price: 10, t: 'shoe' },
+      { id: 2, color: 'Blue', price: 20, t: 'hat' },
+      { id: 3, t: 'shoe' },
+    ])
+    .waitTask();
+});
+after(async () => {
+  await t?.close();
+});
+
+const ids = (r: { hits: Record<string, unknown>[] }) => r.hits.map((h) => h.id);
+
+test('equality, inequality, ranges and sort', async () => {
+  const idx = t.client.index('f');
+  assert.deepEqual(ids(await idx.search('', { filter: 'color = BLUE' })), [1, 2]);
+  assert.deepEqual(ids(await idx.search('shoe', { filter: 'color != blue' })), [0, 3]);
+  assert.deepEqual(ids(await idx.search('', { filter: ['price 6 TO 20'], sort: ['price:desc'] })), [2, 1]);
+  assert.deepEqual(ids(await idx.search('', { sort: ['price:asc'] })), [0, 1, 2, 3]);
+});
+
+test('facet distribution over the candidates', async () => {
+  const res = await t.client.index('f').search('shoe', { facets: ['color', 'price'] });
+  assert.deepEqual(res.facetDistribution, { color: { blue: 1, red: 1 }, price: { 10: 1, 5: 1 } });
+  assert.deepEqual(res.facetStats, { price: { min: 5, max: 10 } });
+});
+
+test('a field that is not filterable', async () => {
+  await assertApiError(
+    t.client.index('f').search('', { filter: 't = shoe' }),
+    'invalid_search_filter',
+    400,
+    // 1.50 echoes the re-serialized filter in search (filters.md §8)
+    'Index `f`: Attribute `t` is not filterable. Available filterable attribute patterns are: `color`, `price`.\n2:3 "t" = "shoe"',
+  );
+});
