@@ -16,7 +16,9 @@ export const searchCommedia: Workload = {
   dataset: DATASET,
   async run(ctx) {
     const dir = path.join(ctx.datasetsDir, DATASET);
-    const docs = readNdjson(path.join(dir, 'lines.ndjson'));
+    // the corpus ids ("Inf II 1") hold spaces, which Meilisearch-style ids refuse: every engine
+    // gets the same ids with the spaces as underscores
+    const docs = readNdjson(path.join(dir, 'lines.ndjson')).map((d) => ({ ...d, id: String(d.id).replace(/\s+/g, '_') }));
     const file = JSON.parse(fs.readFileSync(path.join(dir, 'queries.json'), 'utf8')) as { queries: Array<{ term?: string; q?: string }> };
     // the text of every operation (exact / fuzzy / prefix / search / autosuggest), once each; the
     // per-query MiniSearch options (maxEdits, prefix, fuzzy) and the filter are dropped: every
