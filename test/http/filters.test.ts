@@ -4,6 +4,8 @@
 // 2. `TO` ranges combine with the `sort` parameter; numbers sort by value
 // 3. facet distribution counts the candidates and shows an original spelling
 // 4. a field that is not filterable answers invalid_search_filter with Meilisearch's message
+// 5. distinct keeps the best-ranked document per value (normalized), documents without it all
+//    stay; a distinct attribute that is not filterable is refused
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { assertApiError, startTestServer, type TestServer } from './helpers.ts';
@@ -50,5 +52,20 @@ test('a field that is not filterable', async () => {
     400,
     // 1.50 echoes the re-serialized filter in search (filters.md §8)
     'Index `f`: Attribute `t` is not filterable. Available filterable attribute patterns are: `color`, `price`.\n2:3 "t" = "shoe"',
+  );
+});
+
+test('distinct', async () => {
+  const idx = t.client.index('f');
+  // blue (1) and Blue (2) share the normalized value; 3 has no color and is never deduplicated
+  assert.deepEqual(ids(await idx.search('', { distinct: 'color' })), [0, 1, 3]);
+  assert.deepEqual(ids(await idx.search('', { distinct: 'color', sort: ['price:desc'] })), [2, 0, 3]);
+  const page = await idx.search('', { distinct: 'color', hitsPerPage: 2 });
+  assert.equal(page.totalHits, 3);
+  await assertApiError(
+    idx.search('', { distinct: 't' }),
+    'invalid_search_distinct',
+    400,
+    'Index `f`: Attribute `t` is not filterable and thus, cannot be used as distinct attribute. Available filterable attributes patterns are: `color, price`.',
   );
 });

@@ -11,6 +11,7 @@ import { globalScore, keywordSearch, placeholderSearch, type KeywordRequest, typ
 import { isFacetedBy } from '../settings/index.ts';
 import { searchFacets } from './facets.ts';
 import { checkSort, parseSort, type SortCriterion } from './sort.ts';
+import { distinctField } from './distinct.ts';
 import { compileFilter, type FilterFeatures } from '../filter/index.ts';
 import { buildHits, type EngineHit, type EngineResult, type HitContext } from './hits.ts';
 import { scoreDetails, searchOnFids } from './keyword.ts';
@@ -89,7 +90,8 @@ export function rankSearch(index: Index, uid: string, q: SearchQuery, opts: Rank
       ? null
       : filter.evaluate({ filterableAttributes: state.settings.filterableAttributes, reader: state.facets, documents }, uid);
   checkSort(sort, state.settings, uid);
-  const request = { ...keywordRequest(uid, q, opts, sort), universe };
+  const distinct = distinctField(q.distinct, state.settings, uid);
+  const request = { ...keywordRequest(uid, q, opts, sort), universe, distinct };
   const result = isPlaceholder(q)
     ? { ...placeholderSearch(universe ?? documents, state.wordSets, request, state.keyword), located: [], legacyAttribute: false }
     : keywordSearch(index, state.wordSets, request, state.keyword);

@@ -13,7 +13,6 @@ test('used parameters are refused with their own code', () => {
     [{ media: { image: 'x' } }, 'missing_search_hybrid', 'Invalid request: missing `hybrid` parameter when `vector` or `media` are present.'],
     [{ hybrid: { embedder: 'default', semanticRatio: 0 } }, 'invalid_search_hybrid_query', soon('`hybrid`')],
     [{ hybrid: { embedder: 'default' }, vector: [1] }, 'invalid_search_hybrid_query', soon('`hybrid`')],
-    [{ distinct: 'sku' }, 'invalid_search_distinct', soon('`distinct`')],
   ];
   for (const [body, code, message] of cases) {
     assert.throws(() => rejectUnsupported(parseSearchBody(body)), (err: unknown) => {

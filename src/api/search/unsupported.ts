@@ -53,5 +53,4 @@ export function rejectUnsupported(q: SearchQuery): void {
     throw new ApiError('missing_search_hybrid', 'Invalid request: missing `hybrid` parameter when `vector` or `media` are present.');
   }
   if (q.hybrid !== null) throw notSupported('`hybrid`', 'invalid_search_hybrid_query');
-  if (q.distinct !== null) throw notSupported('`distinct`', 'invalid_search_distinct');
 }
