@@ -6,6 +6,7 @@
 // 4. a field that is not filterable answers invalid_search_filter with Meilisearch's message
 // 5. distinct keeps the best-ranked document per value (normalized), documents without it all
 //    stay; a distinct attribute that is not filterable is refused
+// 6. geo: radius filter, geo sort nearest first, `_geoDistance` in hits (search.md §6 example)
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { assertApiError, startTestServer, type TestServer } from './helpers.ts';
@@ -68,4 +69,23 @@ test('distinct', async () => {
     400,
     'Index `f`: Attribute `t` is not filterable and thus, cannot be used as distinct attribute. Available filterable attributes patterns are: `color, price`.',
   );
+});
+
+test('geo radius, geo sort and _geoDistance', async () => {
+  await t.client.createIndex('geo', { primaryKey: 'id' }).waitTask();
+  const idx = t.client.index('geo');
+  await idx.updateSettings({ filterableAttributes: ['_geo'], sortableAttributes: ['_geo'] }).waitTask();
+  await idx
+    .addDocuments([
+      { id: 'la', _geo: { lat: 34.0522, lng: -118.2437 } },
+      { id: 'milan', _geo: { lat: 45.4642, lng: 9.19 } },
+      { id: 'paris', _geo: { lat: '48.8566', lng: '2.3522' } },
+      { id: 'nowhere' },
+    ])
+    .waitTask();
+  const res = await idx.search('', { sort: ['_geoPoint(45.4777599, 9.1967508):asc'] });
+  assert.deepEqual(ids(res), ['milan', 'paris', 'la', 'nowhere']);
+  assert.equal(res.hits[2]!._geoDistance, 9714063);
+  assert.equal(res.hits[3]!._geoDistance, undefined);
+  assert.deepEqual(ids(await idx.search('', { filter: '_geoRadius(45.4777599, 9.1967508, 700000)' })), ['milan', 'paris']);
 });
