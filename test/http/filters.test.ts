@@ -7,6 +7,7 @@
 // 5. distinct keeps the best-ranked document per value (normalized), documents without it all
 //    stay; a distinct attribute that is not filterable is refused
 // 6. geo: radius filter, geo sort nearest first, `_geoDistance` in hits (search.md §6 example)
+// 7. documents fetch and browse take a filter; their not-filterable error echoes the original text
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { assertApiError, startTestServer, type TestServer } from './helpers.ts';
@@ -88,4 +89,19 @@ test('geo radius, geo sort and _geoDistance', async () => {
   assert.equal(res.hits[2]!._geoDistance, 9714063);
   assert.equal(res.hits[3]!._geoDistance, undefined);
   assert.deepEqual(ids(await idx.search('', { filter: '_geoRadius(45.4777599, 9.1967508, 700000)' })), ['milan', 'paris']);
+});
+
+test('documents fetch and browse with a filter', async () => {
+  const idx = t.client.index('f');
+  const fetched = await idx.getDocuments({ filter: 'price > 6', fields: ['id'] });
+  assert.deepEqual(fetched.results, [{ id: 1 }, { id: 2 }]);
+  assert.equal(fetched.total, 2);
+  const browse = await t.fetch('GET', '/indexes/f/documents?filter=color%20%3D%20red&fields=id');
+  assert.deepEqual((browse.body as { results: unknown[] }).results, [{ id: 0 }]);
+  await assertApiError(
+    idx.getDocuments({ filter: 't = shoe' }),
+    'invalid_document_filter',
+    400,
+    'Attribute `t` is not filterable. Available filterable attribute patterns are: `color`, `price`.\n1:2 t = shoe',
+  );
 });

@@ -1,4 +1,6 @@
 // /indexes/:indexUid/documents and its sub-routes (documents.md)
+import { compileFilter } from '../../api/filter/index.ts';
+import { facetReader } from '../../engine/facet/index.ts';
 import fs from 'node:fs';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../api/errors/index.ts';
@@ -90,9 +92,10 @@ export function registerDocumentRoutes(app: FastifyInstance, ctx: HttpContext): 
   app.post('/indexes/:indexUid/documents', docsAuth('documents.add'), addOrUpdate('replace'));
   app.put('/indexes/:indexUid/documents', docsAuth('documents.add'), addOrUpdate('update'));
 
-  const page = (index: Index, p: FetchDocuments) => {
-    checkDocumentFilter(p.filter);
-    checkDocumentSort(p.sort, storedSettings(index).sortableAttributes);
+  const page = (index: Index, uid: string, p: FetchDocuments) => {
+    const filter = compileFilter(p.filter, 'documents', ctx.instance.features.get());
+    const settings = storedSettings(index);
+    checkDocumentSort(p.sort, settings.sortableAttributes);
     let ids: Bitmap | undefined;
     if (p.ids !== null) {
       ids = new Bitmap();
@@ -100,6 +103,11 @@ export function registerDocumentRoutes(app: FastifyInstance, ctx: HttpContext): 
         const id = index.internalId(ext);
         if (id !== undefined) ids.add(id);
       }
+    }
+    if (filter !== null) {
+      const target = { filterableAttributes: settings.filterableAttributes, reader: facetReader(index), documents: index.usedIds() };
+      const matched = filter.evaluate(target, uid);
+      ids = ids === undefined ? matched : Bitmap.and(ids, matched);
     }
     const { results, total } = index.documentsPage({ offset: p.offset, limit: p.limit, ...(ids ? { ids } : {}) });
     const order = index.fieldsOrder();
@@ -109,14 +117,14 @@ export function registerDocumentRoutes(app: FastifyInstance, ctx: HttpContext): 
   app.get('/indexes/:indexUid/documents', docsAuth('documents.get'), async (req) => {
     const uid = indexParam(req);
     const params = parseBrowseQuery(query(req));
-    return page(requireIndex(ctx, uid), params);
+    return page(requireIndex(ctx, uid), uid, params);
   });
 
   app.post('/indexes/:indexUid/documents/fetch', docsAuth('documents.get'), async (req) => {
     const uid = indexParam(req);
     checkParams(query(req), []);
     const params = parseFetchBody(await json(req));
-    return page(requireIndex(ctx, uid), params);
+    return page(requireIndex(ctx, uid), uid, params);
   });
 
   app.get('/indexes/:indexUid/documents/:documentId', docsAuth('documents.get'), async (req) => {
