@@ -8,6 +8,8 @@
 //    stay; a distinct attribute that is not filterable is refused
 // 6. geo: radius filter, geo sort nearest first, `_geoDistance` in hits (search.md §6 example)
 // 7. documents fetch and browse take a filter; their not-filterable error echoes the original text
+// 8. delete by filter: syntax checked at once, filterability by the task (which then fails with
+//    the index prefix); details carry the JSON text of the filter
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { assertApiError, startTestServer, type TestServer } from './helpers.ts';
@@ -104,4 +106,21 @@ test('documents fetch and browse with a filter', async () => {
     400,
     'Attribute `t` is not filterable. Available filterable attribute patterns are: `color`, `price`.\n1:2 t = shoe',
   );
+});
+
+test('delete by filter', async () => {
+  await t.client.createIndex('del', { primaryKey: 'id' }).waitTask();
+  const idx = t.client.index('del');
+  await idx.updateFilterableAttributes(['color']).waitTask();
+  await idx.addDocuments([{ id: 1, color: 'blue' }, { id: 2, color: 'red' }, { id: 3, color: 'Blue' }]).waitTask();
+  const task = await idx.deleteDocuments({ filter: 'color = blue' }).waitTask();
+  assert.equal(task.status, 'succeeded');
+  assert.equal(task.type, 'documentDeletion');
+  assert.deepEqual(task.details, { providedIds: 0, deletedDocuments: 2, originalFilter: '"color = blue"' });
+  assert.deepEqual((await idx.getDocuments()).results, [{ id: 2, color: 'red' }]);
+  await assertApiError(idx.deleteDocuments({ filter: 'color =' }), 'invalid_document_filter', 400);
+  const failed = await idx.deleteDocuments({ filter: 'doggo = bernese' }).waitTask();
+  assert.equal(failed.status, 'failed');
+  assert.equal(failed.error?.code, 'invalid_document_filter');
+  assert.equal(failed.error?.message, 'Index `del`: Attribute `doggo` is not filterable. Available filterable attribute patterns are: `color`.\n1:6 doggo = bernese');
 });

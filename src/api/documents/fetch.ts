@@ -124,11 +124,3 @@ export function checkDocumentSort(sort: string[] | null, sortable: readonly stri
   throw new ApiError('invalid_document_sort', 'Sorting documents is not supported by this version of Muninn yet.');
 }
 
-/** Filtering documents comes with the filter engine; until then a filter is refused clearly. */
-export function checkDocumentFilter(filter: unknown): void {
-  if (filter === undefined || filter === null) return;
-  if (typeof filter !== 'string' && !Array.isArray(filter)) {
-    throw new ApiError('invalid_document_filter', `Invalid syntax for the filter parameter: \`expected String, Array, found: ${JSON.stringify(filter)}\`.`);
-  }
-  throw new ApiError('invalid_document_filter', 'Filtering documents is not supported by this version of Muninn yet.');
-}

@@ -219,6 +219,23 @@ export class DocumentsWriter {
   }
 
   /** Deletes documents by external id; returns how many existed. */
+  /** The internal ids in use now (this batch's writes included); not to be mutated. */
+  usedIds(): Bitmap {
+    return this.#s.used;
+  }
+
+  /** Deletes the documents of internal ids (deletion by filter); returns how many existed. */
+  deleteByInternalIds(ids: Iterable<number>): number {
+    const pk = this.#s.primaryKey;
+    const external: string[] = [];
+    for (const id of ids) {
+      const bytes = this.index.documents.get(id);
+      const value = bytes === undefined || pk === null ? undefined : parseDocument(bytes)[pk];
+      if (value !== undefined) external.push(String(value));
+    }
+    return this.deleteByIds(external);
+  }
+
   deleteByIds(ids: Iterable<string>): number {
     let deleted = 0;
     const { externalIds, documents } = this.index;

@@ -5,7 +5,6 @@ import fs from 'node:fs';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../api/errors/index.ts';
 import {
-  checkDocumentFilter,
   checkDocumentSort,
   parseBrowseQuery,
   parseFetchBody,
@@ -157,15 +156,21 @@ export function registerDocumentRoutes(app: FastifyInstance, ctx: HttpContext): 
     return enqueue(reply, uid, { kind: 'documentDeletion', ids }, q);
   });
 
-  app.post('/indexes/:indexUid/documents/delete', docsAuth('documents.delete'), async (req) => {
-    indexParam(req);
+  app.post('/indexes/:indexUid/documents/delete', docsAuth('documents.delete'), async (req, reply) => {
+    const uid = indexParam(req);
+    const q = query(req);
+    checkParams(q, ['customMetadata']);
     const body = expectObject(await json(req));
     if (!('filter' in body)) throw new ApiError('missing_document_filter', 'Missing field `filter`');
     const filter = body.filter;
     if ((typeof filter === 'string' && filter.trim() === '') || (Array.isArray(filter) && filter.length === 0)) {
       throw new ApiError('invalid_document_filter', 'Sending an empty filter is forbidden.');
     }
-    checkDocumentFilter(filter);
+    // syntax and feature gates now; filterability is checked by the task (documents.md §5.3)
+    if (compileFilter(filter, 'documentsDelete', ctx.instance.features.get()) === null) {
+      throw new ApiError('invalid_document_filter', 'Sending an empty filter is forbidden.');
+    }
+    return enqueue(reply, uid, { kind: 'documentDeletionByFilter', filter }, q);
   });
 
   app.delete('/indexes/:indexUid/documents', docsAuth('documents.delete'), async (req, reply) => {

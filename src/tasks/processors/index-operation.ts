@@ -2,6 +2,11 @@
 // task order inside one index write transaction; each task runs in a child transaction so a
 // failing task leaves no trace while the others of the batch succeed.
 import { DocumentsWriter } from '../../engine/indexing/documents.ts';
+import { Bitmap } from '../../engine/bitmap/index.ts';
+import { facetReader } from '../../engine/facet/index.ts';
+import { compileFilter, type FilterFeatures } from '../../api/filter/index.ts';
+
+const ALL_FEATURES: FilterFeatures = { containsFilter: true, foreignKeys: true, network: true, multimodal: true };
 import { ExtractionStopped } from '../../engine/indexing/extract/extractor.ts';
 import type { Index } from '../../engine/index/index.ts';
 import type { AppliedTask } from '../../engine/index/layout.ts';
@@ -91,6 +96,18 @@ function applyTask(writer: DocumentsWriter, task: Task, ctx: ProcessContext): Re
     case 'documentDeletion': {
       const deleted = writer.deleteByIds(kind.ids);
       return { ...task.details, providedIds: kind.ids.length, deletedDocuments: deleted };
+    }
+    case 'documentDeletionByFilter': {
+      // the feature gates were checked when the task was enqueued
+      const filter = compileFilter(kind.filter, 'documentsDelete', ALL_FEATURES);
+      const index = writer.index;
+      const used = writer.usedIds();
+      const matched =
+        filter === null
+          ? new Bitmap()
+          : filter.evaluate({ filterableAttributes: storedSettings(index).filterableAttributes, reader: facetReader(index), documents: used }, task.indexUid!);
+      matched.andInPlace(used);
+      return { ...task.details, providedIds: 0, deletedDocuments: writer.deleteByInternalIds(matched) };
     }
     case 'documentClear':
       return { ...task.details, deletedDocuments: writer.clear() };
