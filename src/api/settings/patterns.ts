@@ -1,4 +1,5 @@
 // The two attribute matchers of settings.md §7 (milli's `attribute_patterns.rs`).
+import { matchPattern as engineMatchPattern } from '../../engine/facet/config.ts';
 
 /** `match`: the rule covers the field; `parent`: the field is an ancestor of a covered field (traverse it). */
 export type PatternMatch = 'match' | 'parent' | 'noMatch';
@@ -20,23 +21,10 @@ export function matchFieldLegacy(rule: string, field: string): PatternMatch {
 
 /**
  * Pattern matching (object filterable rules, localizedAttributes): `*`, `*infix*`, `*suffix`,
- * `prefix*`, else exact equality (`a*c` is literal; `genre` does not cover `genre.x`).
+ * `prefix*`, else exact equality (`a*c` is literal; `genre` does not cover `genre.x`). The
+ * facet index decides what it indexes with the same function.
  */
-export function matchPattern(pattern: string, field: string): PatternMatch {
-  if (pattern === '*') return 'match';
-  const lead = pattern.startsWith('*');
-  const trail = pattern.endsWith('*');
-  if (lead && trail) {
-    if (field.includes(pattern.slice(1, -1))) return 'match';
-  } else if (lead) {
-    if (field.endsWith(pattern.slice(1))) return 'match';
-  } else if (trail) {
-    if (field.startsWith(pattern.slice(0, -1))) return 'match';
-  } else if (pattern === field) {
-    return 'match';
-  }
-  return isFacetedBy(pattern, field) ? 'parent' : 'noMatch';
-}
+export const matchPattern: (pattern: string, field: string) => PatternMatch = engineMatchPattern;
 
 /** Several patterns: `match` as soon as one matches, else `parent` if one is below the field. */
 export function matchPatterns(patterns: readonly string[], field: string): PatternMatch {

@@ -102,8 +102,8 @@ function matchPatterns(patterns: readonly string[], path: string): Selection {
   return result;
 }
 
-/** settings.md §7 pattern matching: `*`, `*infix*`, `*suffix`, `prefix*`, else exact. */
-function matchPattern(pattern: string, path: string): Selection {
+/** settings.md §7 pattern matching: `*`, `*infix*`, `*suffix`, `prefix*`, else exact (the API's matcher too). */
+export function matchPattern(pattern: string, path: string): Selection {
   if (pattern === '*') return 'match';
   const lead = pattern.startsWith('*');
   const trail = pattern.endsWith('*');
