@@ -6,69 +6,14 @@
 //    leaves the tables as they are
 // 4. a failed task in a batch leaves no search trace; a replayed batch applies nothing twice
 // 5. an index whose documents were stored before search indexing existed is indexed by its next batch
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { Extractor } from '../../engine/indexing/extract/extractor.ts';
 import { DocumentsWriter } from '../../engine/indexing/documents.ts';
 import { bitmapFrom } from '../../engine/bitmap/index.ts';
 import type { Index } from '../../engine/index/index.ts';
-import { IndexRegistry } from '../index-registry.ts';
-import type { TaskQueue } from '../queue.ts';
-import type { Task, TaskKind } from '../types.ts';
-import { UpdateFiles } from '../update-files.ts';
-import { task } from '../autobatcher.fixtures.ts';
-import type { ProcessContext } from './context.ts';
-import { processIndexOperation } from './index-operation.ts';
+import { batchHarness } from './batch-harness.test-support.ts';
 
-let dir: string;
-let extractor: Extractor;
-let ctx: ProcessContext;
-const mapping = new Map<string, string>();
-let uid = 0;
-
-before(() => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'muninn-index-operation-'));
-  extractor = Extractor.start();
-  const queue = { indexUuid: (name: string) => mapping.get(name), setIndex: (name: string, uuid: string) => mapping.set(name, uuid) } as unknown as TaskQueue;
-  ctx = {
-    queue,
-    extractor,
-    registry: new IndexRegistry(path.join(dir, 'indexes'), queue),
-    files: new UpdateFiles(path.join(dir, 'update_files')),
-    batchUid: 0,
-    startedAt: 1,
-    shouldAbort: () => false,
-    progress: () => {},
-  };
-});
-
-after(async () => {
-  await extractor.close();
-  for (const uuid of mapping.values()) await ctx.registry.byUuid(uuid).close();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
-
-function addition(index: string, docs: Record<string, unknown>[]): Task {
-  const { uuid, path: file } = ctx.files.reserve();
-  fs.writeFileSync(file, docs.map((d) => JSON.stringify(d)).join('\n') + '\n');
-  const kind: TaskKind = { kind: 'documentAddition', method: 'replace', primaryKey: 'id', contentFile: uuid, documentsCount: docs.length, payloadBytes: 0, allowIndexCreation: true, skipCreation: false };
-  return task(++uid, index, kind);
-}
-
-const settings = (index: string, patch: Record<string, unknown>) => task(++uid, index, { kind: 'settingsUpdate', settings: patch, isDeletion: false, allowIndexCreation: true });
-const deletion = (index: string, ids: string[]) => task(++uid, index, { kind: 'documentDeletion', ids });
-const clear = (index: string) => task(++uid, index, { kind: 'documentClear' });
-
-async function run(index: string, tasks: Task[]): Promise<Task[]> {
-  const result = await processIndexOperation(index, tasks, true, ctx);
-  result.commit?.();
-  return result.tasks;
-}
-
-const indexOf = (name: string): Index => ctx.registry.get(name)!;
+const { addition, settings, deletion, clear, run, indexOf } = batchHarness('muninn-index-operation-');
 const ids = (index: Index, word: string) => bitmapFrom(index.search.words.get(word)).toArray();
 const hasWord = (index: Index, word: string) => index.wordSets().words.has(word);
 
