@@ -18,7 +18,7 @@ import { defaultFacetConfig } from './config.ts';
 import { cellBounds, cellOf, cellsOf, GRID_LEVELS, haversineMeters, LEAF_LEVEL } from './geo-grid.ts';
 import { facetReader } from './reader.ts';
 import { FacetIndexWriter } from './writer.ts';
-import { rng } from './random.fixtures.ts';
+import { rng } from '../random.fixtures.ts';
 
 test('distance is milli’s haversine in meters', () => {
   assert.equal(Math.round(haversineMeters(45.4777599, 9.1967508, 34.0522, -118.2437)), 9714063);

@@ -19,7 +19,7 @@ import { facetReader } from './reader.ts';
 import { boundsTest, levelSizes, numberKind, rangeParts, stringKind, type LevelKind } from './levels.ts';
 import { MAX_GROUP, TOP_SIZE } from './level-writer.ts';
 import { FacetIndexWriter } from './writer.ts';
-import { rng } from './random.fixtures.ts';
+import { rng } from '../random.fixtures.ts';
 
 const CONFIG = defaultFacetConfig({ filterable: [{ field: 'n' }, { field: 's' }] });
 const FIDS = new Map([['n', 0], ['s', 1]]);

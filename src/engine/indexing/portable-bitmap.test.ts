@@ -6,21 +6,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Bitmap, bitmapBytes, bitmapFrom } from '../bitmap/index.ts';
 import { ByteScratch, encodeSortedIds } from './portable-bitmap.ts';
+import { rng } from '../random.fixtures.ts';
 
-function mulberry32(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const sorted = (ids: Iterable<number>) => Uint32Array.from([...new Set(ids)].sort((a, b) => a - b));
 
 test('bytes equal the native portable serialisation', () => {
-  const rand = mulberry32(7);
+  const rand = rng(7);
   const scratch = new ByteScratch();
   const cases: Uint32Array[] = [
     sorted([0]),

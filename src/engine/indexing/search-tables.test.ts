@@ -22,7 +22,9 @@ import { Extractor } from './extract/extractor.ts';
 import { compileSearchConfig, defaultSearchConfig, type SearchConfig } from './search-config.ts';
 import { extractSearchData } from './search-data.ts';
 import type { FlushRequest } from './flush-prepare.ts';
+import { runBatch, type TaskFn } from './batch.test-support.ts';
 import type { SearchWriterOptions } from './search-writer.ts';
+import { rng } from '../random.fixtures.ts';
 
 type Dump = Record<string, [string, number[]][]>;
 const REPLACE = { method: 'replace' as const, primaryKey: 'id', skipCreation: false };
@@ -82,15 +84,6 @@ function assertConsistent(index: Index, config: SearchConfig, label: string): vo
   assert.deepEqual([...sets.exactWords.prefixed('')].sort(), keys('exactWords'), `${label}: exact word set`);
 }
 
-function mulberry32(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const VOCAB = ['red', 'fox', 'the', 'quick', 'brown', 'dog', 'lazy', '12', '3.5', 'a-b', 'café', 'Über', 'jumps', 'over', 'sky', 'blue', '42', 'x', 'y', 'z'];
 
@@ -117,30 +110,6 @@ function randomConfig(rand: () => number): SearchConfig {
   });
 }
 
-type TaskFn = (w: DocumentsWriter) => void;
-
-/** One batch as the scheduler runs it: each task in a child transaction, rolled back when it throws. */
-function runBatch(index: Index, config: SearchConfig, opts: SearchWriterOptions, tasks: TaskFn[]): SearchConfig {
-  let after = config;
-  index.env.write(() => {
-    const w = new DocumentsWriter(index, config, opts);
-    for (const t of tasks) {
-      const cp = w.checkpoint();
-      try {
-        index.env.write(() => {
-          t(w);
-          w.endTask();
-        });
-      } catch {
-        w.rollback(cp);
-      }
-    }
-    w.save(2);
-    after = w.searchConfig!;
-  });
-  return after;
-}
-
 async function withIndex(fn: (index: Index, dir: string) => Promise<void> | void): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'muninn-search-tables-'));
   const index = Index.open(path.join(dir, 'index'), { primaryKey: 'id', now: 1 });
@@ -154,7 +123,7 @@ async function withIndex(fn: (index: Index, dir: string) => Promise<void> | void
 
 function randomRun(seed: number, opts: SearchWriterOptions): Promise<void> {
   return withIndex((index) => {
-    const rand = mulberry32(seed);
+    const rand = rng(seed);
     let config = defaultSearchConfig();
     for (let b = 0; b < 12; b++) {
       const tasks: TaskFn[] = [];
@@ -201,7 +170,7 @@ function randomRun(seed: number, opts: SearchWriterOptions): Promise<void> {
           });
         }
       }
-      config = runBatch(index, config, opts, tasks);
+      config = runBatch(index, config, tasks, opts);
       assertConsistent(index, config, `seed ${seed}, batch ${b}`);
     }
   });
@@ -219,7 +188,7 @@ test('records from the extractor thread index like the writer does', async () =>
   const extractor = Extractor.start();
   try {
     await withIndex(async (index, dir) => {
-      const rand = mulberry32(42);
+      const rand = rng(42);
       const file = (name: string, docs: Record<string, unknown>[]) => {
         const p = path.join(dir, name);
         fs.writeFileSync(p, docs.map((d) => JSON.stringify(d)).join('\n') + '\n');
@@ -234,13 +203,13 @@ test('records from the extractor thread index like the writer does', async () =>
       };
       const prepare = (request: FlushRequest) => extractor.prepare(request);
       let config = defaultSearchConfig({ stopWords: ['the'] });
-      config = runBatch(index, config, { prepare }, [add(first), add(second, UPDATE)]);
+      config = runBatch(index, config, [add(first), add(second, UPDATE)], { prepare });
       assertConsistent(index, config, 'two jobs in one batch, writes prepared on the extractor thread');
-      config = runBatch(index, config, { maxDeltaBytes: 1, checkEvery: 100, prepare }, [add(second), (w) => w.deleteByIds(['1', '2', '1100'])]);
+      config = runBatch(index, config, [add(second), (w) => w.deleteByIds(['1', '2', '1100'])], { maxDeltaBytes: 1, checkEvery: 100, prepare });
       assertConsistent(index, config, 'written early');
-      config = runBatch(index, config, {}, [add(first, UPDATE)]);
+      config = runBatch(index, config, [add(first, UPDATE)]);
       assertConsistent(index, config, 'updates, prepared here');
-      config = runBatch(index, config, { prepare }, [(w) => w.deleteByIds(['3', '4']), add(second), (w) => w.deleteByIds(['1100']), add(first)]);
+      config = runBatch(index, config, [(w) => w.deleteByIds(['3', '4']), add(second), (w) => w.deleteByIds(['1100']), add(first)], { prepare });
       assertConsistent(index, config, 'deletions between jobs of one batch');
       // skipped documents (unknown ids with skipCreation) bring a field no stored document has yet
       const skipping = file('c.ndjson', [
@@ -250,7 +219,7 @@ test('records from the extractor thread index like the writer does', async () =>
         ...Array.from({ length: 2048 }, (_, i) => ({ id: i % 1000, title: `stored again ${i % 7}` })),
         ...Array.from({ length: 200 }, (_, i) => ({ id: 10 + i, fresh: `kept ${i}`, title: 'stored' })),
       ]);
-      config = runBatch(index, config, { prepare }, [add(skipping, { method: 'replace', primaryKey: 'id', skipCreation: true })]);
+      config = runBatch(index, config, [add(skipping, { method: 'replace', primaryKey: 'id', skipCreation: true })], { prepare });
       assertConsistent(index, config, 'fields first met in skipped documents');
       assert.equal(index.search.words.get('ghost'), undefined);
     });

@@ -10,8 +10,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { Index } from '../index/index.ts';
 import { bitmapFrom } from '../bitmap/index.ts';
-import { DocumentsWriter } from './documents.ts';
 import { defaultSearchConfig, type SearchConfig } from './search-config.ts';
+import { runBatch, type TaskFn } from './batch.test-support.ts';
 
 const config = (searchable: string[] | null = null): SearchConfig => defaultSearchConfig({ searchable });
 const REPLACE = { method: 'replace' as const, primaryKey: 'id', skipCreation: false };
@@ -27,22 +27,8 @@ function withIndex(fn: (index: Index) => void): Promise<void> {
 }
 
 /** One batch: each function is a task in its own child transaction, like the scheduler does. */
-function batch(index: Index, cfg: SearchConfig, tasks: ((w: DocumentsWriter) => void)[]): void {
-  index.env.write(() => {
-    const w = new DocumentsWriter(index, cfg);
-    for (const t of tasks) {
-      const cp = w.checkpoint();
-      try {
-        index.env.write(() => {
-          t(w);
-          w.endTask();
-        });
-      } catch {
-        w.rollback(cp);
-      }
-    }
-    w.save(2);
-  });
+function batch(index: Index, cfg: SearchConfig, tasks: TaskFn[]): void {
+  runBatch(index, cfg, tasks);
 }
 
 const ids = (bytes: Uint8Array | undefined) => bitmapFrom(bytes).toArray();

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Index } from '../../index/index.ts';
-import { DocumentsWriter } from '../../indexing/documents.ts';
+import { runBatch } from '../../indexing/batch.test-support.ts';
 import type { SearchConfig } from '../../indexing/search-config.ts';
 import { Tokenizer } from '../../tokenizer/index.ts';
 import { keywordSearch, type KeywordRequest, type KeywordResult, type KeywordSetup } from './search.ts';
@@ -32,14 +32,9 @@ export function testIndex(docs: Record<string, unknown>[], opts: { searchable?: 
     nonSeparatorTokens: [],
     dictionary: [],
   };
-  index.env.write(() => {
-    const w = new DocumentsWriter(index, config);
-    index.env.write(() => {
-      for (const d of docs) w.addDocument(d, 'id', { method: 'replace', primaryKey: 'id', skipCreation: false });
-      w.endTask();
-    });
-    w.save(2);
-  });
+  runBatch(index, config, [(w) => {
+    for (const d of docs) w.addDocument(d, 'id', { method: 'replace', primaryKey: 'id', skipCreation: false });
+  }]);
   const fields = index.fieldsOrder();
   const weights = new Map<number, number>();
   fields.forEach((f, fid) => {

@@ -1,4 +1,4 @@
-// Test fixture: deterministic pseudo-random numbers in [0, 1) (mulberry32), for randomized tests.
+// Test fixture: deterministic pseudo-random numbers in [0, 1) (mulberry32), shared by the randomized tests.
 export function rng(seed: number): () => number {
   return () => {
     seed = (seed + 0x6d2b79f5) | 0;
