@@ -1,14 +1,12 @@
 // The settings of an index as the API shapes them, kept in the index's main table, and what
 // the engine needs of them to index documents for search and facets.
-import { ascDescFields, defaultSettings, type Settings } from '../api/settings/index.ts';
+import { ascDescFields, settingsOf, type Settings } from '../api/settings/index.ts';
 import type { Index } from '../engine/index/index.ts';
 import type { SearchConfig } from '../engine/indexing/search-config.ts';
 import { facetSignature as configSignature, type FacetConfig } from '../engine/facet/index.ts';
 
 /** The settings of an index (defaults until a settings task has run). */
-export function storedSettings(index: Index): Settings {
-  return (index.getMain('settings') as Settings | undefined) ?? defaultSettings();
-}
+export const storedSettings: (index: Index) => Settings = settingsOf;
 
 /**
  * What search indexing needs from the settings: searchable and exact fields (legacy matching:

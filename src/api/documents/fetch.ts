@@ -3,6 +3,7 @@ import { ApiError } from '../errors/index.ts';
 import { asArray, asBoolean, asPositiveInteger, checkFields, expectObject, typeError } from '../validate/index.ts';
 import { boolParam, checkParams, intParam, type RawQuery } from '../validate/query.ts';
 import { canonicalId } from '../../engine/index/primary-key.ts';
+import { fixSortParameter } from '../search/query-get.ts';
 
 export interface FetchDocuments {
   offset: number;
@@ -60,7 +61,7 @@ export function parseBrowseQuery(query: RawQuery): FetchDocuments {
     retrieveVectors: boolParam(query, 'retrieveVectors', false, 'invalid_document_retrieve_vectors'),
     ids,
     filter,
-    sort: query.sort === undefined ? null : query.sort.split(',').map((s) => s.trim()).filter((s) => s !== ''),
+    sort: query.sort === undefined ? null : fixSortParameter(query.sort).filter((s) => s !== ''),
   };
 }
 
@@ -106,21 +107,5 @@ export function parseGetDocumentQuery(query: RawQuery): { fields: string[] | nul
     fields: fieldList(query.fields),
     retrieveVectors: boolParam(query, 'retrieveVectors', false, 'invalid_document_retrieve_vectors'),
   };
-}
-
-/** Checks `sort` against the sortable attributes; sorting itself comes with the facet index, so a valid sort is refused clearly. */
-export function checkDocumentSort(sort: string[] | null, sortable: readonly string[]): void {
-  if (sort === null || sort.length === 0) return;
-  for (const s of sort) {
-    const field = s.replace(/:(asc|desc)$/, '');
-    if (!sortable.includes(field)) {
-      const msg =
-        sortable.length === 0
-          ? `Attribute \`${field}\` is not sortable. This index does not have configured sortable attributes.`
-          : `Attribute \`${field}\` is not sortable. Available sortable attributes are: \`${sortable.join(', ')}\`.`;
-      throw new ApiError('invalid_document_sort', msg);
-    }
-  }
-  throw new ApiError('invalid_document_sort', 'Sorting documents is not supported by this version of Muninn yet.');
 }
 

@@ -1,11 +1,10 @@
 // /indexes/:indexUid/documents and its sub-routes (documents.md)
 import { compileFilter } from '../../api/filter/index.ts';
-import { facetReader } from '../../engine/facet/index.ts';
 import fs from 'node:fs';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../api/errors/index.ts';
+import { browseDocuments, present } from '../../api/documents/browse.ts';
 import {
-  checkDocumentSort,
   parseBrowseQuery,
   parseFetchBody,
   parseGetDocumentQuery,
@@ -16,12 +15,9 @@ import { enqueuedDetails } from '../../api/tasks/details.ts';
 import { summarizedTaskView } from '../../api/tasks/views.ts';
 import { asArray, expectObject } from '../../api/validate/index.ts';
 import { checkParams, queryBoolean, type RawQuery } from '../../api/validate/query.ts';
-import { Bitmap } from '../../engine/bitmap/index.ts';
-import { selectFields } from '../../engine/index/fields.ts';
 import type { Index } from '../../engine/index/index.ts';
 import type { TaskKind } from '../../tasks/types.ts';
 import type { HttpContext } from '../app.ts';
-import { storedSettings } from '../../tasks/index-settings.ts';
 import { readJson } from '../body.ts';
 import { indexParam, query, requireIndex } from './indexes.ts';
 
@@ -29,18 +25,6 @@ const ADD_PARAMS = ['primaryKey', 'csvDelimiter', 'customMetadata', 'skipCreatio
 
 function customMetadata(q: RawQuery): { customMetadata?: string } {
   return q.customMetadata === undefined ? {} : { customMetadata: q.customMetadata };
-}
-
-/** A stored document as the documents routes return it (`_vectors` only on request). */
-function present(doc: Record<string, unknown>, fields: string[] | null, retrieveVectors: boolean, order: readonly string[]): Record<string, unknown> {
-  let out = fields === null ? doc : selectFields(doc, fields, order);
-  if ('_vectors' in out && !retrieveVectors) {
-    out = { ...out };
-    delete out._vectors;
-  } else if (retrieveVectors && fields !== null && '_vectors' in doc) {
-    out = { ...out, _vectors: doc._vectors };
-  }
-  return out;
 }
 
 export function registerDocumentRoutes(app: FastifyInstance, ctx: HttpContext): void {
@@ -91,27 +75,7 @@ export function registerDocumentRoutes(app: FastifyInstance, ctx: HttpContext): 
   app.post('/indexes/:indexUid/documents', docsAuth('documents.add'), addOrUpdate('replace'));
   app.put('/indexes/:indexUid/documents', docsAuth('documents.add'), addOrUpdate('update'));
 
-  const page = (index: Index, uid: string, p: FetchDocuments) => {
-    const filter = compileFilter(p.filter, 'documents', ctx.instance.features.get());
-    const settings = storedSettings(index);
-    checkDocumentSort(p.sort, settings.sortableAttributes);
-    let ids: Bitmap | undefined;
-    if (p.ids !== null) {
-      ids = new Bitmap();
-      for (const ext of p.ids) {
-        const id = index.internalId(ext);
-        if (id !== undefined) ids.add(id);
-      }
-    }
-    if (filter !== null) {
-      const target = { filterableAttributes: settings.filterableAttributes, reader: facetReader(index), documents: index.usedIds() };
-      const matched = filter.evaluate(target, uid);
-      ids = ids === undefined ? matched : Bitmap.and(ids, matched);
-    }
-    const { results, total } = index.documentsPage({ offset: p.offset, limit: p.limit, ...(ids ? { ids } : {}) });
-    const order = index.fieldsOrder();
-    return { results: results.map((d) => present(d, p.fields, p.retrieveVectors, order)), offset: p.offset, limit: p.limit, total };
-  };
+  const page = (index: Index, uid: string, p: FetchDocuments) => browseDocuments(index, uid, p, ctx.instance.features.get());
 
   app.get('/indexes/:indexUid/documents', docsAuth('documents.get'), async (req) => {
     const uid = indexParam(req);

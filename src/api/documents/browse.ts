@@ -1,0 +1,86 @@
+// GET /documents and POST /documents/fetch (documents.md §4.2): the candidate set (ids ∩
+// filter), its order (internal ids, or the `sort` criteria over the facet index) and the page.
+import { Bitmap } from '../../engine/bitmap/index.ts';
+import { facetReader } from '../../engine/facet/index.ts';
+import { selectFields } from '../../engine/index/fields.ts';
+import type { Index } from '../../engine/index/index.ts';
+import { placeholderSearch } from '../../engine/search/rank/index.ts';
+import { ApiError } from '../errors/index.ts';
+import { compileFilter, type FilterFeatures } from '../filter/index.ts';
+import { firstNotSortable, notSortable, parseSort, type SortCriterion } from '../search/sort.ts';
+import { settingsOf, type Settings } from '../settings/index.ts';
+import type { FetchDocuments } from './fetch.ts';
+
+export interface DocumentsPageView {
+  results: Record<string, unknown>[];
+  offset: number;
+  limit: number;
+  total: number;
+}
+
+/** One page of an index's documents as the browse and fetch routes answer it. */
+export function browseDocuments(index: Index, indexUid: string, p: FetchDocuments, features: FilterFeatures): DocumentsPageView {
+  const filter = compileFilter(p.filter, 'documents', features);
+  const settings = settingsOf(index);
+  const sort = documentSort(p.sort, settings);
+  let ids: Bitmap | undefined;
+  if (p.ids !== null) {
+    ids = new Bitmap();
+    for (const ext of p.ids) {
+      const id = index.internalId(ext);
+      if (id !== undefined) ids.add(id);
+    }
+  }
+  if (filter !== null) {
+    const target = { filterableAttributes: settings.filterableAttributes, reader: facetReader(index), documents: index.usedIds() };
+    const matched = filter.evaluate(target, indexUid);
+    ids = ids === undefined ? matched : Bitmap.and(ids, matched);
+  }
+  const order = index.fieldsOrder();
+  const view = (docs: Record<string, unknown>[], total: number): DocumentsPageView => ({
+    results: docs.map((d) => present(d, p.fields, p.retrieveVectors, order)),
+    offset: p.offset,
+    limit: p.limit,
+    total,
+  });
+  if (sort.length === 0) {
+    const { results, total } = index.documentsPage({ offset: p.offset, limit: p.limit, ...(ids ? { ids } : {}) });
+    return view(results, total);
+  }
+  const universe = ids ?? index.usedIds();
+  const ranked = placeholderSearch(
+    universe,
+    { facets: facetReader(index) },
+    { offset: p.offset, limit: p.limit, scores: false, threshold: null, deadline: Infinity, sort },
+    { rankingRules: ['sort'] },
+  );
+  const docs: Record<string, unknown>[] = [];
+  for (const id of ranked.ids) {
+    const doc = index.documentById(id);
+    if (doc) docs.push(doc);
+  }
+  return view(docs, universe.size);
+}
+
+/**
+ * The `sort` of the documents routes: search's syntax and messages under
+ * `invalid_document_sort`, every field sortable; no `sort` ranking rule is needed.
+ */
+function documentSort(sort: string[] | null, settings: Settings): SortCriterion[] {
+  const criteria = parseSort(sort, 'invalid_document_sort');
+  const field = firstNotSortable(criteria, settings);
+  if (field !== null) throw new ApiError('invalid_document_sort', notSortable(field, settings));
+  return criteria;
+}
+
+/** A stored document as the documents routes return it (`_vectors` only on request). */
+export function present(doc: Record<string, unknown>, fields: string[] | null, retrieveVectors: boolean, order: readonly string[]): Record<string, unknown> {
+  let out = fields === null ? doc : selectFields(doc, fields, order);
+  if ('_vectors' in out && !retrieveVectors) {
+    out = { ...out };
+    delete out._vectors;
+  } else if (retrieveVectors && fields !== null && '_vectors' in doc) {
+    out = { ...out, _vectors: doc._vectors };
+  }
+  return out;
+}
