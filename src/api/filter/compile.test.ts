@@ -8,7 +8,7 @@
 // 6. re-serialization text and spans; results through compiled filters.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { MemoryFacetReader } from '../../engine/filter/eval/fake-reader.ts';
+import { MemoryFacetReader } from '../../engine/facet/memory-reader.ts';
 import { filterFields, parseFilter } from '../../engine/filter/parser/index.ts';
 import { ApiError } from '../errors/index.ts';
 import type { FilterableRule } from '../settings/index.ts';

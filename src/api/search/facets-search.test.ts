@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { Bitmap } from '../../engine/bitmap/index.ts';
 import { ApiError } from '../errors/index.ts';
 import { defaultSettings, type FilterableRule, type Settings } from '../settings/index.ts';
-import { MemoryFacetValues } from './facets-fake.ts';
+import { MemoryFacetReader } from '../../engine/facet/memory-reader.ts';
 import { facetHits, facetQueryMatcher, lossyFacetString, type FacetHitsRequest } from './facets-match.ts';
 import { checkFacetSearchable, parseFacetSearchBody } from './facets-search.ts';
 
@@ -157,7 +157,7 @@ const movies = [
 ];
 
 function hits(over: Partial<FacetHitsRequest> & { candidates?: Bitmap }): [string, number][] {
-  const values = new MemoryFacetValues(movies);
+  const values = MemoryFacetReader.of(movies);
   const req: FacetHitsRequest = {
     values,
     cacheOwner: {},
@@ -195,6 +195,6 @@ test('facet hits', () => {
   assert.deepEqual(hits({ order: 'count', max: 4 }), [['Action', 3], ['Thriller', 2], ['Adventure', 2], ['Multiple Words', 1]]);
   assert.deepEqual(hits({ order: 'count', max: 0 }), []);
   // numbers are never facet hits
-  const values = new MemoryFacetValues(movies);
+  const values = MemoryFacetReader.of(movies);
   assert.deepEqual(facetHits({ values, cacheOwner: {}, fid: values.fieldId('year')!, candidates: Bitmap.fromRange(0, 5), query: null, order: 'alpha', max: 10 }), []);
 });

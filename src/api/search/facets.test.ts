@@ -15,7 +15,7 @@ import { ApiError } from '../errors/index.ts';
 import { defaultSettings, type FilterableRule, type Settings } from '../settings/index.ts';
 import { checkFacets, computeFacets, facetFields } from './facets.ts';
 import { fieldDistribution, fieldStats, LINEAR_SCAN_MAX } from './facets-distribution.ts';
-import { MemoryFacetValues } from './facets-fake.ts';
+import { MemoryFacetReader } from '../../engine/facet/memory-reader.ts';
 
 const noFilter = (patterns: string[]): FilterableRule => ({
   attributePatterns: patterns,
@@ -102,7 +102,7 @@ test('field selection and value order', () => {
 const ALL = (n: number) => Bitmap.fromRange(0, n);
 
 test('strings collapse under one original spelling; numbers first, as Rust prints them', () => {
-  const values = new MemoryFacetValues([
+  const values = MemoryFacetReader.of([
     { colour: 'Blue', price: 15 },
     { colour: '  blue', price: 9.99 },
     { colour: 'RED', price: 15.0 },
@@ -117,7 +117,7 @@ test('strings collapse under one original spelling; numbers first, as Rust print
   assert.deepEqual(fieldDistribution(values, fid, Bitmap.of(1, 2), { order: 'alpha', max: 100 }), { '  blue': 1, RED: 1 });
   // a reader without per-document spellings: the reader's spelling of the value
   for (const opts of [{ withOriginals: false }, { withOriginals: false, withPrefix: false }]) {
-    const plain = new MemoryFacetValues([{ c: 'Blue' }, { c: '  blue' }, { c: 'RED' }], opts);
+    const plain = MemoryFacetReader.of([{ c: 'Blue' }, { c: '  blue' }, { c: 'RED' }], opts);
     assert.deepEqual(fieldDistribution(plain, plain.fieldId('c')!, Bitmap.of(1, 2), { order: 'alpha', max: 100 }), { Blue: 1, RED: 1 });
   }
 });
@@ -125,7 +125,7 @@ test('strings collapse under one original spelling; numbers first, as Rust print
 test('cap and orders (per-document path)', () => {
   // texts of the numbers sort differently from their values: the small-set quirk
   const docs = [{ v: 9.5 }, { v: 10.5 }, { v: 100.5 }, { v: 10.5 }, { v: 'b' }, { v: 'a' }, { v: 'a' }, { v: 'c' }];
-  const values = new MemoryFacetValues(docs);
+  const values = MemoryFacetReader.of(docs);
   const fid = values.fieldId('v')!;
   const all = ALL(docs.length);
   const keys = (order: 'alpha' | 'count', max: number) => Object.entries(fieldDistribution(values, fid, all, { order, max }));
@@ -143,7 +143,7 @@ test('cap and orders (per-value path, more than 3000 candidates)', () => {
   const n = LINEAR_SCAN_MAX + 500;
   const pick = ['b', 'a', 'a', 'c'];
   const docs = Array.from({ length: n }, (_, i) => (i < 4 ? { v: [9.5, 10.5, 100.5, 10.5][i]!, w: pick[i]! } : { w: pick[i % 4]! }));
-  const values = new MemoryFacetValues(docs);
+  const values = MemoryFacetReader.of(docs);
   const all = ALL(n);
   const entries = (field: string, order: 'alpha' | 'count', max: number) =>
     Object.entries(fieldDistribution(values, values.fieldId(field)!, all, { order, max }));
@@ -156,20 +156,20 @@ test('cap and orders (per-value path, more than 3000 candidates)', () => {
   assert.deepEqual(entries('w', 'count', 100), [['a', 2 * quarter], ['c', quarter], ['b', quarter]]);
   assert.deepEqual(entries('w', 'count', 0), []);
   // the spelling of the first candidate holding the value, whichever the algorithm
-  const spelled = new MemoryFacetValues(Array.from({ length: n }, (_, i) => ({ c: i === 0 ? 'BLUE' : i === 1 ? 'Blue' : 'blue' })));
+  const spelled = MemoryFacetReader.of(Array.from({ length: n }, (_, i) => ({ c: i === 0 ? 'BLUE' : i === 1 ? 'Blue' : 'blue' })));
   const but0 = ALL(n);
   but0.remove(0);
   for (const order of ['alpha', 'count'] as const) {
     assert.deepEqual(fieldDistribution(spelled, spelled.fieldId('c')!, but0, { order, max: 10 }), { Blue: n - 1 });
     assert.deepEqual(fieldDistribution(spelled, spelled.fieldId('c')!, ALL(n), { order, max: 10 }), { BLUE: n });
-    const plain = new MemoryFacetValues([{ c: 'BLUE' }, ...Array.from({ length: n - 1 }, () => ({ c: 'blue' }))], { withOriginals: false });
+    const plain = MemoryFacetReader.of([{ c: 'BLUE' }, ...Array.from({ length: n - 1 }, () => ({ c: 'blue' }))], { withOriginals: false });
     assert.deepEqual(fieldDistribution(plain, plain.fieldId('c')!, but0, { order, max: 10 }), { BLUE: n - 1 });
   }
 });
 
 test('the algorithm follows the number of candidates', () => {
   const n = LINEAR_SCAN_MAX + 1;
-  const values = new MemoryFacetValues(Array.from({ length: n }, (_, i) => ({ v: `x${i % 7}`, n: i })));
+  const values = MemoryFacetReader.of(Array.from({ length: n }, (_, i) => ({ v: `x${i % 7}`, n: i })));
   const fid = values.fieldId('v')!;
   fieldDistribution(values, fid, ALL(LINEAR_SCAN_MAX), { order: 'alpha', max: 100 });
   assert.equal(values.reads.walks, 0);
@@ -200,9 +200,9 @@ test('both algorithms count like the oracle', () => {
   const docs = Array.from({ length: 5000 }, () => ({
     v: Array.from({ length: rand(4) }, () => (rand(2) === 0 ? rand(40) : ['Ab', 'ab', 'cd', 'Ef', 'gh'][rand(5)]!)),
   }));
-  const values = new MemoryFacetValues(docs);
+  const values = MemoryFacetReader.of(docs);
   // a reader that ignores `within` hands back whole value bitmaps
-  const unrestricted = new MemoryFacetValues(docs, { withWithin: false });
+  const unrestricted = MemoryFacetReader.of(docs, { withWithin: false });
   const fid = values.fieldId('v')!;
   for (const size of [50, 2999, 4000]) {
     const candidates = new Bitmap();
@@ -222,13 +222,13 @@ test('both algorithms count like the oracle', () => {
 
 test('stats', () => {
   const docs = [{ p: 2 }, { p: [-1.5, 'x'] }, { p: 'only text' }, { p: 40 }, { q: 'text' }];
-  const values = new MemoryFacetValues(docs);
+  const values = MemoryFacetReader.of(docs);
   const p = values.fieldId('p')!;
   assert.deepEqual(fieldStats(values, p, ALL(5)), { min: -1.5, max: 40 });
   assert.deepEqual(fieldStats(values, p, Bitmap.of(0)), { min: 2, max: 2 });
   assert.equal(fieldStats(values, p, Bitmap.of(2, 4)), null);
   assert.equal(fieldStats(values, values.fieldId('q')!, ALL(5)), null);
-  const many = new MemoryFacetValues(Array.from({ length: LINEAR_SCAN_MAX + 10 }, (_, i) => ({ p: i % 2 === 0 ? i / 2 : 'odd' })));
+  const many = MemoryFacetReader.of(Array.from({ length: LINEAR_SCAN_MAX + 10 }, (_, i) => ({ p: i % 2 === 0 ? i / 2 : 'odd' })));
   const all = ALL(LINEAR_SCAN_MAX + 10);
   all.remove(0);
   assert.deepEqual(fieldStats(many, many.fieldId('p')!, all), { min: 1, max: (LINEAR_SCAN_MAX + 8) / 2 });
@@ -240,7 +240,7 @@ test('distribution and stats of the selected fields', () => {
     { id: 2, genres: ['action'], price: 15, doggos: [] },
     { id: 3, genres: [], title: 'Nothing' },
   ];
-  const values = new MemoryFacetValues(docs);
+  const values = MemoryFacetReader.of(docs);
   const fields = ['id', 'genres', 'price', 'doggos', 'doggos.name', 'doggos.age', 'title', 'empty'];
   const s = settings({ filterableAttributes: ['genres', 'price', 'doggos', 'empty'] });
   const selected = facetFields(['*'], fields, s);
@@ -261,7 +261,7 @@ test('distribution and stats of the selected fields', () => {
 });
 
 test('user data as keys', () => {
-  const values = new MemoryFacetValues([{ v: '__proto__' }, { v: 'constructor' }]);
+  const values = MemoryFacetReader.of([{ v: '__proto__' }, { v: 'constructor' }]);
   const dist = fieldDistribution(values, values.fieldId('v')!, ALL(2), { order: 'alpha', max: 10 });
   assert.deepEqual(JSON.parse(JSON.stringify(dist)), JSON.parse('{"__proto__":1,"constructor":1}'));
 });

@@ -9,7 +9,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseFilter, parseFilterJson, type FilterNode, type Value } from '../parser/index.ts';
 import { haversineMeters } from '../../facet/index.ts';
-import { documentFacets, geoPoint, inGeoBox, MemoryFacetReader, type FieldFacets } from './fake-reader.ts';
+import { documentFacets, geoPoint, inGeoBox, MemoryFacetReader, type FieldFacets } from '../../facet/memory-reader.ts';
 import { evaluateFilter } from './index.ts';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };

@@ -10,7 +10,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseFilter, FilterSyntaxError } from '../parser/index.ts';
-import { documentFacets, MemoryFacetReader } from './fake-reader.ts';
+import { documentFacets, MemoryFacetReader } from '../../facet/memory-reader.ts';
 import {
   evaluateFilter,
   GeoNotFilterableError,
