@@ -63,7 +63,7 @@ export class Muninn {
   search(indexUid: string, body: Record<string, unknown> = {}): SearchResponse {
     const index = this.instance.indexes.get(indexUid);
     if (!index) throw indexNotFound(indexUid);
-    return executeSearch(index, indexUid, parseSearchBody(body));
+    return executeSearch(index, indexUid, parseSearchBody(body), { features: this.instance.features.get() });
   }
 
   /**
@@ -72,7 +72,7 @@ export class Muninn {
    * would have answered.
    */
   multiSearch(body: Record<string, unknown>): Record<string, unknown> {
-    return executeMultiSearch(parseMultiSearchBody(body), { index: (uid) => this.instance.indexes.get(uid) });
+    return executeMultiSearch(parseMultiSearchBody(body), { index: (uid) => this.instance.indexes.get(uid), features: this.instance.features.get() });
   }
 
   /** Waits until a task is finished and returns it. */

@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -198,5 +199,27 @@ test('replaceAll swaps every key', async () => {
     await store.replaceAll([imported]);
     assert.deepEqual(store.all().map((k) => ({ ...k, actions: [...k.actions], indexes: [...k.indexes] })), [imported]);
     assert.equal(store.uidForToken(REF_VALUE), REF_UID);
+  });
+});
+
+test('a key value is found in constant time per request, whatever the number of keys', async () => {
+  await withStore('MASTER_KEY', async (store) => {
+    const keys = Array.from({ length: 5000 }, () => {
+      const uid = crypto.randomUUID();
+      return { uid, name: null, description: null, actions: ['search'], indexes: ['*'], expiresAt: null, createdAt: 1, updatedAt: 1 };
+    });
+    await store.replaceAll(keys);
+    const last = keys[keys.length - 1]!.uid;
+    const value = store.keyValue(last);
+    assert.equal(store.uidForToken(value), last);
+    const n = 20_000;
+    const started = performance.now();
+    for (let i = 0; i < n; i++) store.uidForToken(value);
+    const perLookup = (performance.now() - started) / n;
+    assert.ok(perLookup < 0.02, `${perLookup} ms per lookup among 5,000 keys`);
+    // a deleted key is unknown as soon as `delete` returns
+    await store.delete(last);
+    assert.equal(store.uidForToken(value), null);
+    assert.equal(store.find(last), null);
   });
 });

@@ -2,7 +2,9 @@
 // Key values are never stored: a key's value is HMAC-SHA256(master key, uid) in lowercase hex.
 //
 // All keys are cached in memory with their derived values; the cache is rebuilt after every write of
-// this process (no other thread writes keys), so reads and token lookups never touch LMDB.
+// this process (no other thread writes keys), so reads and token lookups never touch LMDB, and a
+// deleted key is unknown as soon as `delete` returns. A key value is found by a hash lookup (O(1)
+// whatever the number of keys), then compared in constant time.
 import crypto from 'node:crypto';
 import path from 'node:path';
 import { Env, table, type Table } from '../engine/store/index.ts';
@@ -110,6 +112,8 @@ export class KeyStore {
   #byUid = new Map<string, ApiKey>();
   /** uid → raw HMAC bytes (32). */
   #macs = new Map<string, Buffer>();
+  /** lowercase hex key value → uid */
+  #byValue = new Map<string, string>();
   /** createdAt descending (uid ascending on ties). */
   #sorted: ApiKey[] = [];
 
@@ -175,18 +179,15 @@ export class KeyStore {
   }
 
   /**
-   * The uid of the key whose value is `token` (hex, either case), or null. Every key is compared,
-   * in constant time, whatever the outcome.
+   * The uid of the key whose value is `token` (hex, either case), or null. The candidate comes from
+   * a hash map (V8 seeds its string hashes per process) and is then compared in constant time.
    */
   uidForToken(token: string): string | null {
     if (this.#masterKey === null) return null;
     if (token.length !== 64 || !HEX_RE.test(token)) return null;
-    const presented = Buffer.from(token, 'hex');
-    let found: string | null = null;
-    for (const [uid, mac] of this.#macs) {
-      if (crypto.timingSafeEqual(mac, presented) && found === null) found = uid;
-    }
-    return found;
+    const uid = this.#byValue.get(token.toLowerCase());
+    if (uid === undefined) return null;
+    return crypto.timingSafeEqual(this.#macs.get(uid)!, Buffer.from(token, 'hex')) ? uid : null;
   }
 
   /** The uid designated by a `/keys/{key}` path segment: a UUID (any accepted form) or a key value. */
@@ -298,6 +299,7 @@ export class KeyStore {
   #reload(): void {
     const byUid = new Map<string, ApiKey>();
     const macs = new Map<string, Buffer>();
+    const byValue = new Map<string, string>();
     for (const [uid, value] of this.#keys.entries()) {
       const key: ApiKey = Object.freeze({
         uid,
@@ -310,10 +312,16 @@ export class KeyStore {
         updatedAt: value.updatedAt,
       });
       byUid.set(uid, key);
-      if (this.#masterKey !== null) macs.set(uid, hmac(this.#masterKey, uid));
+      if (this.#masterKey !== null) {
+        // a uid's value never changes: keep the ones derived before
+        const mac = this.#macs.get(uid) ?? hmac(this.#masterKey, uid);
+        macs.set(uid, mac);
+        byValue.set(mac.toString('hex'), uid);
+      }
     }
     this.#byUid = byUid;
     this.#macs = macs;
+    this.#byValue = byValue;
     this.#sorted = [...byUid.values()].sort((a, b) => b.createdAt - a.createdAt || (a.uid < b.uid ? -1 : a.uid > b.uid ? 1 : 0));
   }
 }

@@ -9,7 +9,8 @@
 //    union of each index's queries' candidates (also when the windows did not hold them all)
 // 4. errors: body shape, `queries`, `indexUid`, `federationOptions` without `federation`, the
 //    weight, unknown index (400, first failing query), the restrictions of §3.2, the
-//    ranking-rules check of §3.4, and what needs facets or filters refused, never ignored
+//    ranking-rules check of §3.4, filters checked per query (facets, distinct, sort and filter
+//    features: multi-search-facets.test.ts)
 // 5. each query's index is authorized against the key's `indexes`
 // 6. the embedded library answers `multiSearch` like the route
 import { after, before, describe, test } from 'node:test';
@@ -237,16 +238,8 @@ describe('multi-search', () => {
     );
   });
 
-  test('federated facets are refused, never ignored; query filters are checked', async () => {
+  test('query filters are checked; indexes named for facets must exist', async () => {
     const queries = [{ indexUid: movies }];
-    await assertApiError(
-      t.client.multiSearch({ federation: { facetsByIndex: { [movies]: ['title'] } }, queries }),
-      'invalid_multi_search_facets_by_index',
-      400,
-      'Using `federation.facetsByIndex` is not supported by this version of Muninn yet.',
-    );
-    await assertApiError(t.client.multiSearch({ federation: { mergeFacets: {} }, queries }), 'invalid_multi_search_merge_facets', 400, /not supported by this version of Muninn yet/);
-    await assertApiError(t.client.multiSearch({ federation: { distinct: 'title' }, queries }), 'invalid_search_distinct', 400, /not supported by this version of Muninn yet/);
     await assertApiError(
       t.client.multiSearch({ federation: {}, queries: [{ indexUid: movies, filter: 'id = 1' }] }),
       'invalid_search_filter',

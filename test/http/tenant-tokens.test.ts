@@ -7,7 +7,9 @@
 // 3. a deleted or expired parent key stops its tokens at once
 // 4. on any other route a tenant token is an unknown API key
 // 5. a rule's filter is ANDed with the query's (same outcome as the combined filter sent with the
-//    master key), never dropped; multi-search applies the rules per query
+//    master key), never dropped; multi-search applies the rules per query, federated or not (hits,
+//    counts and facets), and refuses an index outside the rules in the query that names it
+// 6. on /multi-search too: expired token, wrong signing key, deleted parent key
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
@@ -207,10 +209,7 @@ describe('tenant tokens', () => {
       await outcome(searchWith(listRule, sales, { filter: ['id > 1'] })),
       await outcome(master.search('', { filter: ['id > 1', 'color = blue', ['id = 1', 'id = 3']] })),
     );
-    // until filters are implemented, that outcome is the clear refusal of any filter
-    if ((withRule as { code?: string }).code !== undefined) {
-      assert.deepEqual(withRule, { code: 'invalid_search_filter', message: 'Using `filter` is not supported by this version of Muninn yet.', status: 400 });
-    }
+    assert.deepEqual((withRule as { hits: { id: number }[] }).hits.map((h) => h.id), [1, 3]);
     // an index without a rule filter (a null rule under the same token) searches unfiltered
     assert.deepEqual((await searchWith(rule, movies)).hits, [{ id: 1, title: 'alien' }]);
   });
@@ -227,5 +226,44 @@ describe('tenant tokens', () => {
     if (direct.status !== 200) assert.deepEqual(filtered.body, direct.body);
     else assert.deepEqual(filtered.body.results[0].hits, direct.body.results[0].hits);
     assertErrorBody(await multi(await tenantToken(searchKey, [sales]), movies), 'invalid_api_key', 403, `Inside \`.queries[0]\`: ${INVALID}`);
+  });
+
+  test('federated multi-search: the rule filter reaches hits, counts and facets', async () => {
+    const token = await tenantToken(searchKey, { [sales]: { filter: 'color = blue' }, [movies]: null });
+    const body = (filter?: string) => ({
+      federation: { facetsByIndex: { [sales]: ['color'] } },
+      queries: [{ indexUid: sales, ...(filter ? { filter } : {}) }, { indexUid: movies }],
+    });
+    const withToken = await t.fetch('POST', '/multi-search', { key: token, body: body() });
+    assert.equal(withToken.status, 200, JSON.stringify(withToken.body));
+    const master = await t.fetch('POST', '/multi-search', { body: body('color = blue') });
+    const strip = ({ processingTimeMs: _p, requestUid: _r, ...rest }: any) => rest;
+    assert.deepEqual(strip(withToken.body), strip(master.body));
+    assert.deepEqual(withToken.body.hits.map((h: any) => [h._federation.indexUid, h.id]), [[sales, 1], [sales, 3], [movies, 1]]);
+    assert.equal(withToken.body.estimatedTotalHits, 3);
+    assert.deepEqual(withToken.body.facetsByIndex[sales].distribution, { color: { blue: 2 } });
+    // the query's own filter is kept too
+    const both = await t.fetch('POST', '/multi-search', { key: token, body: body('id > 1') });
+    assert.deepEqual(both.body.hits.map((h: any) => h.id), [3, 1]);
+    // an index outside the rules: the query naming it, federated or not
+    const narrow = await tenantToken(searchKey, [movies]);
+    for (const federation of [undefined, {}]) {
+      const res = await t.fetch('POST', '/multi-search', { key: narrow, body: { ...(federation ? { federation } : {}), queries: [{ indexUid: movies }, { indexUid: sales }] } });
+      assertErrorBody(res, 'invalid_api_key', 403, `Inside \`.queries[1]\`: ${INVALID}`);
+    }
+  });
+
+  test('multi-search refuses expired tokens, wrong signatures and tokens of deleted keys', async () => {
+    const multi = (key: string) => t.fetch('POST', '/multi-search', { key, body: { federation: {}, queries: [{ indexUid: sales }] } });
+    const exp = nowSeconds() - 1;
+    assertErrorBody(await multi(await tenantToken(searchKey, ['*'], { expiresAt: exp })), 'invalid_api_key', 403, new RegExp(`^Tenant token expired\\. Was valid up to \`${exp}\``));
+    assertErrorBody(await multi(await tenantToken(searchKey, ['*'], { apiKey: scopedKey.key })), 'invalid_api_key', 403, 'Could not decode tenant token, InvalidSignature.');
+    const key = await t.client.createKey({ actions: ['search'], indexes: ['*'], expiresAt: null });
+    const token = await tenantToken(key, ['*']);
+    assert.equal((await multi(token)).status, 200);
+    await t.client.deleteKey(key.uid);
+    assertErrorBody(await multi(token), 'invalid_api_key', 403, INVALID);
+    // the deleted key's own value is refused at once as well
+    assertErrorBody(await multi(key.key), 'invalid_api_key', 403, INVALID);
   });
 });

@@ -17,10 +17,10 @@ class StatusError extends ApiError {
   }
 }
 
-/** The error `err` with `prefix` before its message, keeping code and status. */
-export function prefixed(prefix: string, err: unknown): ApiError {
+/** The error `err` with `prefix` before its message (and `suffix` after it), keeping code and status. */
+export function prefixed(prefix: string, err: unknown, suffix = ''): ApiError {
   const e = toApiError(err);
-  return new StatusError(e.code, prefix + e.message, e.status);
+  return new StatusError(e.code, prefix + e.message + suffix, e.status);
 }
 
 /** Runs `fn`; whatever it throws comes out prefixed with ``Inside `.queries[i]`: ``. */

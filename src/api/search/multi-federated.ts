@@ -1,14 +1,27 @@
-// Federated search (multi-search.md §3): every query's results merged into one ranked list.
+// Federated search (multi-search.md §3, §4): every query's results merged into one ranked list.
 //
-//   queries ─► restrictions of §3.2 (request order) ─► grouped by index (uid order):
-//     per index: rank each query (offset 0, limit = offset+limit capped by maxTotalHits,
-//     complete rule ranks) ─► merge the index's lists, a document kept once (best query)
-//   ─► merge the indexes' lists ─► offset/limit or page window ─► hits formatted by the
-//   query that produced them, `_federation` added ─► response in the key order of §3
+//   queries ─► restrictions of §3.2 (request order) ─► grouped by index (uid order), per index:
+//     facet order check (mergeFacets) ─► rank each query (offset 0, limit = offset+limit capped
+//     by maxTotalHits, complete rule ranks, `federation.distinct` as the query's distinct)
+//     ─► merge the index's lists: a document kept once (best query), a document sharing a
+//     distinct value with a kept one rejected ─► count (union of the queries' candidates) and
+//     `facetsByIndex` facets over that union
+//   ─► indexes named only in `facetsByIndex`: exist, facet order, facets filterable
+//   ─► merge the indexes' lists (distinct across indexes: rejected hits leave the count and the
+//     facet counts) ─► offset/limit or page window ─► hits formatted by the query that produced
+//     them, `_federation` added ─► facets per index or merged ─► response in the key order of §3
+import type { Bitmap } from '../../engine/bitmap/index.ts';
+import { Bitmap as Bitmaps } from '../../engine/bitmap/index.ts';
+import { normalizeFacetString } from '../../engine/facet/index.ts';
+import { formatRustFloat } from '../../engine/filter/parser/index.ts';
 import type { Index } from '../../engine/index/index.ts';
 import { ApiError } from '../errors/index.ts';
+import type { FilterFeatures } from '../filter/index.ts';
+import { checkFacetOrder, mergeFacets, type FacetOrders } from './facets-merge.ts';
+import { checkFacets, searchFacets, type ComputedFacets } from './facets.ts';
+import { compareBytes, setKey, type FacetValues } from './facets-values.ts';
 import { buildHits, type SearchHit } from './hits.ts';
-import { candidateIds, hitContext, rankSearch, type RankedHit, type RankedSearch } from './execute.ts';
+import { hitContext, rankSearch, type RankedHit, type RankedSearch } from './execute.ts';
 import { indexNotFoundInBody, insideQuery, prefixed } from './multi-errors.ts';
 import { kMerge, mergeKey, type MergeKey } from './multi-merge.ts';
 import type { Federation, MultiQuery } from './multi-query.ts';
@@ -25,6 +38,8 @@ export interface FederatedContext {
   requestUid: string;
   /** `performance.now()` at the start of the request */
   started: number;
+  /** the instance's experimental features (filters gate `CONTAINS` and others on them) */
+  features?: FilterFeatures;
 }
 
 /** A ranked document of one query, as the merge sees it. */
@@ -32,6 +47,8 @@ interface Candidate {
   key: MergeKey;
   hit: RankedHit;
   indexUid: string;
+  /** its values of `federation.distinct` (null: no federation distinct) */
+  distinct: string[] | null;
 }
 
 /** What formatting a query's hits needs once the merge has picked them. */
@@ -41,22 +58,42 @@ interface QueryRun {
   state: IndexSearchState;
 }
 
+/** One queried index's part of the search. */
+interface IndexPart {
+  uid: string;
+  state: IndexSearchState;
+  /** the index's queries merged, each document once, best first */
+  hits: Candidate[];
+  /** matching documents (§3.5), before the rejections of the merge across indexes */
+  total: number;
+  /** `facetsByIndex` facets of the index (null: none asked) */
+  facets: ComputedFacets | null;
+}
+
 /** Runs a federated search; the queries' search rules are already applied. */
 export function federatedSearch(queries: readonly MultiQuery[], federation: Federation, ctx: FederatedContext): Record<string, unknown> {
   queries.forEach((q, i) => insideQuery(i, () => checkFederatedQuery(q, federation)));
-  refuseUnsupported(federation);
   const window = federationWindow(federation);
   const runs = new Map<number, QueryRun>();
-  const lists: Candidate[][] = [];
-  let total = 0;
+  /** facets of indexes no query has used yet */
+  const unused = new Map(federation.facetsByIndex);
+  const orders: FacetOrders | null = federation.mergeFacets !== null ? new Map() : null;
+  const parts: IndexPart[] = [];
   let reference: RulesReference | null = null;
   for (const [uid, group] of groupByIndex(queries)) {
+    const first = group[0]!;
     const index = ctx.index(uid);
-    if (index === undefined) throw prefixed(`Inside \`.queries[${group[0]}]\`: `, indexNotFoundInBody(uid));
+    if (index === undefined) throw prefixed(`Inside \`.queries[${first}]\`: `, indexNotFoundInBody(uid));
     const state = indexSearchState(index);
+    const requested = unused.get(uid) ?? null;
+    unused.delete(uid);
+    const note = `\n - Note: index \`${uid}\` used in \`.queries[${first}]\``;
+    if (orders !== null && requested !== null) insideFacetsOf(uid, note, () => checkFacetOrder(orders, uid, requested, state.settings));
     const maxTotalHits = state.settings.pagination.maxTotalHits;
     const limit = Math.min(window.required, maxTotalHits);
+    const distinctOf = federation.distinct === null ? null : distinctValues(state.facets, federation.distinct);
     const perQuery: Candidate[][] = [];
+    const ranked: RankedSearch[] = [];
     for (const i of group) {
       const mq = queries[i]!;
       insideQuery(i, () => {
@@ -67,30 +104,237 @@ export function federatedSearch(queries: readonly MultiQuery[], federation: Fede
           strategy: mq.query.matchingStrategy,
         });
         reference = checkCompatible(reference, { rules, queryIndex: i, indexUid: uid });
-        const ranked = rankSearch(index, uid, mq.query, { state, offset: 0, limit, scores: true, started: ctx.started });
+        // `federation.distinct` is every query's distinct attribute (checked filterable in each index)
+        const q = federation.distinct === null ? mq.query : { ...mq.query, distinct: federation.distinct };
+        const run = rankSearch(index, uid, q, { state, offset: 0, limit, scores: true, started: ctx.started, features: ctx.features });
         const weight = mq.federationOptions?.weight ?? 1;
-        runs.set(i, { query: mq, ranked, state });
-        perQuery.push(ranked.hits.map((hit) => ({ key: mergeKey(hit.ranks, weight, i), hit, indexUid: uid })));
+        runs.set(i, { query: mq, ranked: run, state });
+        ranked.push(run);
+        perQuery.push(run.hits.map((hit) => ({ key: mergeKey(hit.ranks, weight, i), hit, indexUid: uid, distinct: null })));
       });
     }
-    lists.push(keepOnce(perQuery, limit));
-    total += indexTotal(index, uid, group.map((i) => runs.get(i)!), maxTotalHits);
+    const { hits, rejected } = keepOnce(perQuery, limit, distinctOf);
+    const part: IndexPart = { uid, state, hits, total: indexTotal(ranked, rejected, maxTotalHits), facets: null };
+    if (requested !== null) {
+      part.facets = insideFacetsOf(uid, note, () => indexFacets(state, requested, candidatesOf(ranked, rejected)));
+    }
+    parts.push(part);
   }
-  checkFacetIndexes(federation, queries, ctx);
-  const picked: Candidate[] = [];
-  let skipped = 0;
-  for (const c of kMerge(lists)) {
-    if (picked.length >= window.take) break;
-    if (skipped < window.skip) skipped++;
-    else picked.push(c);
-  }
-  const res: Record<string, unknown> = { hits: formatHits(picked, runs) };
+  checkUnusedFacetIndexes(unused, orders, ctx);
+
+  const merged = mergeIndexes(parts, window, federation.distinct !== null);
+  const res: Record<string, unknown> = { hits: formatHits(merged.picked, runs) };
   res.processingTimeMs = Math.max(0, Math.floor(performance.now() - ctx.started));
-  Object.assign(res, paginationBlock(federation, total));
+  Object.assign(res, paginationBlock(federation, merged.total));
+  Object.assign(res, facetsBlock(parts, merged.rejected, federation, orders));
   res.requestUid = ctx.requestUid;
   if (ctx.metadata) res.metadata = queries.map((q) => queryMetadata(q.indexUid, ctx));
   if (federation.showPerformanceDetails) res.performanceDetails = {};
   return res;
+}
+
+/** Runs `fn`; what it throws names the `facetsByIndex` entry of `uid` (and `note` after the message). */
+function insideFacetsOf<T>(uid: string, note: string, fn: () => T): T {
+  try {
+    return fn();
+  } catch (err) {
+    throw prefixed(`Inside \`.federation.facetsByIndex.${uid}\`: `, err, note);
+  }
+}
+
+/** The distinct values of a document, as comparable keys (normalized strings, numbers). */
+type DistinctOf = (docid: number) => string[];
+
+function distinctValues(values: FacetValues, field: string): DistinctOf {
+  const fid = values.fieldId(field);
+  if (fid === undefined) return () => [];
+  return (docid) => {
+    const out: string[] = [];
+    for (const n of values.docNumbers(fid, docid)) out.push(`n${n}`);
+    for (const s of values.docStrings(fid, docid)) out.push(`s${s}`);
+    return out;
+  };
+}
+
+/** Whether `c` shares a distinct value with an already kept hit; otherwise its values become kept ones. */
+function isDuplicate(c: Candidate, seen: Set<string>): boolean {
+  const values = c.distinct!;
+  if (values.some((v) => seen.has(v))) return true;
+  for (const v of values) seen.add(v);
+  return false;
+}
+
+/**
+ * The index's queries merged, each document once (with its best query), at most `limit`; with a
+ * federation distinct, documents sharing a value with a kept one are rejected (and returned).
+ */
+function keepOnce(perQuery: Candidate[][], limit: number, distinctOf: DistinctOf | null): { hits: Candidate[]; rejected: number[] } {
+  const rejected: number[] = [];
+  if (perQuery.length === 1 && distinctOf === null) return { hits: perQuery[0]!.slice(0, limit), rejected };
+  const seen = new Set<number>();
+  const values = new Set<string>();
+  const hits: Candidate[] = [];
+  for (const c of kMerge(perQuery)) {
+    if (hits.length >= limit) break;
+    if (seen.has(c.hit.id)) continue;
+    seen.add(c.hit.id);
+    if (distinctOf !== null) {
+      c.distinct = distinctOf(c.hit.id);
+      if (isDuplicate(c, values)) {
+        rejected.push(c.hit.id);
+        continue;
+      }
+    }
+    hits.push(c);
+  }
+  return { hits, rejected };
+}
+
+/**
+ * Matching documents of an index (§3.5): the union of its queries' candidates, each query's set
+ * capped to its first `maxTotalHits` documents, less the documents the merge rejected.
+ */
+function indexTotal(ranked: readonly RankedSearch[], rejected: readonly number[], maxTotalHits: number): number {
+  if (ranked.length === 1) return Math.min(ranked[0]!.totalHits, maxTotalHits) - rejected.length;
+  const sets = ranked.map((r) => {
+    const ids = r.candidateIds();
+    return ids.size <= maxTotalHits ? ids : new Bitmaps(ids.rangeUint32Array(0, maxTotalHits));
+  });
+  const union = Bitmaps.orMany(sets);
+  union.removeMany(rejected);
+  return union.size;
+}
+
+/** What the index's facets count: the union of its queries' candidates less the rejected documents. */
+function candidatesOf(ranked: readonly RankedSearch[], rejected: readonly number[]): Bitmap {
+  if (ranked.length === 1 && rejected.length === 0) return ranked[0]!.candidateIds();
+  const union = Bitmaps.orMany(ranked.map((r) => r.candidateIds()));
+  union.removeMany(rejected);
+  return union;
+}
+
+/** `facets` of one index over `candidates`; facet errors carry the multi-search code. */
+function indexFacets(state: IndexSearchState, requested: readonly string[], candidates: Bitmap): ComputedFacets {
+  return multiSearchFacetCode(() => searchFacets(state, requested, () => candidates));
+}
+
+function multiSearchFacetCode<T>(fn: () => T): T {
+  try {
+    return fn();
+  } catch (err) {
+    if (err instanceof ApiError && err.code === 'invalid_search_facets') throw new ApiError('invalid_multi_search_facets', err.message);
+    throw err;
+  }
+}
+
+/**
+ * Indexes named in `facetsByIndex` but used by no query, in uid order: each must exist, order its
+ * facets as the others do (mergeFacets), and have them filterable (§4.1).
+ */
+function checkUnusedFacetIndexes(unused: ReadonlyMap<string, string[] | null>, orders: FacetOrders | null, ctx: FederatedContext): void {
+  for (const uid of [...unused.keys()].sort(compareBytes)) {
+    const note = `\n - Note: index \`${uid}\` is not used in queries`;
+    const index = ctx.index(uid);
+    if (index === undefined) throw prefixed(`Inside \`.federation.facetsByIndex.${uid}\`: `, indexNotFoundInBody(uid), note);
+    const requested = unused.get(uid)!;
+    if (requested === null) continue;
+    const settings = indexSearchState(index).settings;
+    insideFacetsOf(uid, note, () => {
+      if (orders !== null) checkFacetOrder(orders, uid, requested, settings);
+      multiSearchFacetCode(() => checkFacets(requested, settings.filterableAttributes));
+    });
+  }
+}
+
+/**
+ * The indexes' lists merged, best first: the page of the window, the count, and the hits a
+ * federation distinct rejected (the whole list is walked then, so that every rejection is known).
+ */
+function mergeIndexes(parts: readonly IndexPart[], window: Window, distinct: boolean): { picked: Candidate[]; total: number; rejected: Candidate[] } {
+  let total = 0;
+  for (const p of parts) total += p.total;
+  const picked: Candidate[] = [];
+  const rejected: Candidate[] = [];
+  const seen = new Set<string>();
+  let accepted = 0;
+  for (const c of kMerge(parts.map((p) => p.hits))) {
+    if (!distinct && picked.length >= window.take) break;
+    // every hit's distinct values were read by keepOnce
+    if (distinct) {
+      if (isDuplicate(c, seen)) {
+        total--;
+        rejected.push(c);
+        continue;
+      }
+    }
+    if (accepted++ >= window.skip && picked.length < window.take) picked.push(c);
+  }
+  return { picked, total, rejected };
+}
+
+/** `facetsByIndex`, or with `mergeFacets` the merged `facetDistribution` / `facetStats` (§4). */
+function facetsBlock(parts: readonly IndexPart[], rejected: readonly Candidate[], federation: Federation, orders: FacetOrders | null): Record<string, unknown> {
+  const byIndex = new Map<string, ComputedFacets>();
+  for (const p of parts) if (p.facets !== null) byIndex.set(p.uid, p.facets);
+  if (byIndex.size === 0) return {};
+  const rejectedOf = (uid: string | null) => {
+    const out: { values: FacetValues; ids: number[] }[] = [];
+    for (const p of parts) {
+      if (uid !== null && p.uid !== uid) continue;
+      const ids = rejected.filter((c) => c.indexUid === p.uid).map((c) => c.hit.id);
+      if (ids.length > 0) out.push({ values: p.state.facets, ids });
+    }
+    return out;
+  };
+  if (federation.mergeFacets !== null) {
+    const merged = mergeFacets(byIndex, orders ?? new Map(), federation.mergeFacets.maxValuesPerFacet);
+    if (merged === null) return {};
+    if (rejected.length > 0) removeHits(merged, rejectedOf(null));
+    return { facetDistribution: merged.facetDistribution, facetStats: merged.facetStats };
+  }
+  const facetsByIndex: Record<string, { distribution: ComputedFacets['facetDistribution']; stats: ComputedFacets['facetStats'] }> = {};
+  for (const uid of [...byIndex.keys()].sort(compareBytes)) {
+    const facets = byIndex.get(uid)!;
+    if (rejected.length > 0) removeHits(facets, rejectedOf(uid));
+    setKey(facetsByIndex, uid, { distribution: facets.facetDistribution, stats: facets.facetStats });
+  }
+  return { facetsByIndex };
+}
+
+/**
+ * Takes the documents a federation distinct rejected out of facet counts (Meilisearch's
+ * `ComputedFacets::remove_hits`): each of their values of a counted field loses one, values
+ * left at 0 disappear. Stats are kept as they are.
+ */
+function removeHits(facets: ComputedFacets, rejected: readonly { values: FacetValues; ids: readonly number[] }[]): void {
+  for (const field of Object.keys(facets.facetDistribution)) {
+    const counts = facets.facetDistribution[field]!;
+    // keys are shown in an original spelling: find them from the normalized values
+    const byNormalized = new Map<string, string>();
+    for (const key of Object.keys(counts)) {
+      const normalized = normalizeFacetString(key);
+      if (normalized !== key) byNormalized.set(normalized, key);
+    }
+    let emptied = false;
+    const decrement = (key: string) => {
+      if (!Object.prototype.hasOwnProperty.call(counts, key)) return;
+      const left = Math.max(0, counts[key]! - 1);
+      setKey(counts, key, left);
+      if (left === 0) emptied = true;
+    };
+    for (const { values, ids } of rejected) {
+      const fid = values.fieldId(field);
+      if (fid === undefined) continue;
+      for (const id of ids) {
+        for (const s of values.docStrings(fid, id)) decrement(byNormalized.get(s) ?? s);
+        for (const n of values.docNumbers(fid, id)) decrement(formatRustFloat(n));
+      }
+    }
+    if (!emptied) continue;
+    const kept: Record<string, number> = {};
+    for (const [key, count] of Object.entries(counts)) if (count !== 0) setKey(kept, key, count);
+    setKey(facets.facetDistribution, field, kept);
+  }
 }
 
 /** The restrictions of §3.2 on one query of a federated search. */
@@ -143,17 +387,14 @@ function checkFederatedQuery(mq: MultiQuery, federation: Federation): void {
   }
 }
 
-/** Federation features that need facets and filters (issue 4): refused, never ignored. */
-function refuseUnsupported(federation: Federation): void {
-  if ([...federation.facetsByIndex.values()].some((facets) => facets !== null)) {
-    throw notSupported('`federation.facetsByIndex`', 'invalid_multi_search_facets_by_index');
-  }
-  if (federation.mergeFacets !== null) throw notSupported('`federation.mergeFacets`', 'invalid_multi_search_merge_facets');
-  if (federation.distinct !== null) throw notSupported('`federation.distinct`', 'invalid_search_distinct');
+/** How many hits each index must rank, and which slice of the merged list to return. */
+interface Window {
+  required: number;
+  skip: number;
+  take: number;
 }
 
-/** How many hits each index must rank, and which slice of the merged list to return. */
-function federationWindow(f: Federation): { required: number; skip: number; take: number } {
+function federationWindow(f: Federation): Window {
   if (f.page === null && f.hitsPerPage === null) return { required: f.offset + f.limit, skip: f.offset, take: f.limit };
   if (f.page === 0) return { required: 0, skip: 0, take: 0 };
   const page = f.page ?? 1;
@@ -177,47 +418,6 @@ function groupByIndex(queries: readonly MultiQuery[]): [string, number[]][] {
     else group.push(i);
   });
   return [...groups].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-}
-
-/** The index's queries merged, each document once (with its best query), at most `limit`. */
-function keepOnce(perQuery: Candidate[][], limit: number): Candidate[] {
-  const seen = new Set<number>();
-  const out: Candidate[] = [];
-  for (const c of kMerge(perQuery)) {
-    if (out.length >= limit) break;
-    if (seen.has(c.hit.id)) continue;
-    seen.add(c.hit.id);
-    out.push(c);
-  }
-  return out;
-}
-
-/**
- * Matching documents of an index: the union of its queries' candidates, each query's set capped
- * to `maxTotalHits` documents (§3.5). A query whose page held all its candidates gives them
- * directly; otherwise its first candidates in id order are read again, unranked.
- */
-function indexTotal(index: Index, uid: string, runs: readonly QueryRun[], maxTotalHits: number): number {
-  if (runs.length === 1) return Math.min(runs[0]!.ranked.totalHits, maxTotalHits);
-  const union = new Set<number>();
-  for (const { query, ranked, state } of runs) {
-    if (ranked.hits.length >= ranked.totalHits) for (const h of ranked.hits) union.add(h.id);
-    else for (const id of candidateIds(index, uid, query.query, { state, cap: maxTotalHits })) union.add(id);
-  }
-  return union.size;
-}
-
-/**
- * `facetsByIndex` may only name indexes without facets (`null`) here; the ones no query uses
- * must still exist (§4.1).
- */
-function checkFacetIndexes(federation: Federation, queries: readonly MultiQuery[], ctx: FederatedContext): void {
-  const queried = new Set(queries.map((q) => q.indexUid));
-  for (const uid of [...federation.facetsByIndex.keys()].sort()) {
-    if (queried.has(uid) || ctx.index(uid) !== undefined) continue;
-    const err = indexNotFoundInBody(uid, `\n - Note: index \`${uid}\` is not used in queries`);
-    throw prefixed(`Inside \`.federation.facetsByIndex.${uid}\`: `, err);
-  }
 }
 
 /** Hits of the merged page, each formatted by its query, with `_federation` after the document fields. */

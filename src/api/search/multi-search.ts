@@ -5,6 +5,7 @@
 //   (key / tenant token: allowed? extra filter?) ─► federation ? merged list : results[]
 import type { Index } from '../../engine/index/index.ts';
 import { ApiError } from '../errors/index.ts';
+import type { FilterFeatures } from '../filter/index.ts';
 import type { Json } from '../validate/index.ts';
 import { executeSearch } from './execute.ts';
 import { indexNotFoundInBody, insideQuery } from './multi-errors.ts';
@@ -16,7 +17,7 @@ import { uuidV7, type SearchResponse } from './response.ts';
 export type SearchRule = { allowed: false } | { allowed: true; filter?: Json | null };
 
 /**
- * The caller's search rule for an index: the API key's `indexes`, and (later) a tenant token's
+ * The caller's search rule for an index: the API key's `indexes` and, for a tenant token, its
  * `searchRules`, whose filter is ANDed with the query's.
  */
 export type SearchAuthorizer = (indexUid: string) => SearchRule;
@@ -27,6 +28,8 @@ export interface MultiSearchContext {
   authorize?: SearchAuthorizer;
   /** `Meili-Include-Metadata` */
   metadata?: boolean;
+  /** the instance's experimental features (query filters gate `CONTAINS` and others on them); all off when absent */
+  features?: FilterFeatures;
 }
 
 /** Runs a parsed multi-search request; throws the first failing query's error. */
@@ -35,7 +38,13 @@ export function executeMultiSearch(req: MultiSearchRequest, ctx: MultiSearchCont
   const requestUid = uuidV7();
   const queries = req.queries.map((q, i) => insideQuery(i, () => applySearchRule(q, ctx.authorize)));
   if (req.federation !== null) {
-    return federatedSearch(queries, req.federation, { index: (uid) => ctx.index(uid), metadata: ctx.metadata ?? false, requestUid, started });
+    return federatedSearch(queries, req.federation, {
+      index: (uid) => ctx.index(uid),
+      metadata: ctx.metadata ?? false,
+      requestUid,
+      started,
+      ...(ctx.features ? { features: ctx.features } : {}),
+    });
   }
   const results = queries.map((mq, i) =>
     insideQuery(i, (): SearchResponse => {
@@ -48,7 +57,11 @@ export function executeMultiSearch(req: MultiSearchRequest, ctx: MultiSearchCont
       }
       const index = ctx.index(mq.indexUid);
       if (index === undefined) throw indexNotFoundInBody(mq.indexUid);
-      const res = executeSearch(index, mq.indexUid, mq.query, { metadata: ctx.metadata ?? false, requestUid });
+      const res = executeSearch(index, mq.indexUid, mq.query, {
+        metadata: ctx.metadata ?? false,
+        requestUid,
+        ...(ctx.features ? { features: ctx.features } : {}),
+      });
       return { indexUid: mq.indexUid, ...res };
     }),
   );

@@ -14,6 +14,7 @@ export function registerMultiSearchRoutes(app: FastifyInstance, ctx: HttpContext
       index: (uid) => ctx.instance.indexes.get(uid),
       authorize: (uid) => authorizeSearch(req.auth, uid),
       metadata: wantsMetadata(req.headers['meili-include-metadata'] as string | undefined),
+      features: ctx.instance.features.get(),
     });
   });
 }
