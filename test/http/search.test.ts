@@ -1,7 +1,8 @@
 // Search route through the official client (search.md). Properties checked:
 // 1. placeholder search returns documents in insertion order, in both pagination modes
 // 2. attributesToRetrieve, displayedAttributes, showRankingScore, _formatted on placeholder hits
-// 3. what is not supported yet (query terms, filter, sort...) is refused with a clear error
+// 3. `_geo`, `_geojson` and `_vectors` hold no searchable words
+// 4. what is not supported yet (query terms, filter, sort...) is refused with a clear error
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { assertApiError, assertErrorBody, startTestServer, uniqueIndex, type TestServer } from './helpers.ts';
@@ -59,6 +60,19 @@ describe('search', () => {
     assert.equal(res.hits[0]!.title, 'movie 1');
     assert.equal(res.hits[0]!._formatted!.title, '<em>movie</em> <em>1</em>');
     assert.ok(res.hits[0]!._rankingScore! > res.hits[1]!._rankingScore!);
+  });
+
+  test('_geo, _geojson and _vectors are never searched', async () => {
+    const other = uniqueIndex('reserved');
+    const docs = [
+      { id: 1, name: 'paris', _geo: { lat: 48.8566, lng: 2.3522 }, _vectors: { manual: [0.25, 0.5] } },
+      { id: 2, name: 'point', _geojson: { type: 'Point', coordinates: [7.5, 7.25] } },
+    ];
+    await t.client.index(other).addDocuments(docs).waitTask();
+    for (const q of ['48', '3522', '25', 'point', 'coordinates', 'manual', '7']) {
+      const res = await t.client.index(other).search(q);
+      assert.deepEqual(res.hits.map((h) => h.id), q === 'point' ? [2] : [], q);
+    }
   });
 
   test('what is not supported yet is refused, never ignored', async () => {

@@ -1,6 +1,7 @@
 // Settings-derived search configuration (search-config.ts). Properties checked:
 // 1. searchable rules cover a field and its nested fields (`doggo` covers `doggo.name`, not
-//    `doggos`); null or `*` make every field searchable
+//    `doggos`); null or `*` make every field searchable, except `_geo`, `_geojson` and
+//    `_vectors`, which are never searched
 // 2. exact rules follow the same matching; the tokenizer gets the stop words and separators
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -17,6 +18,11 @@ test('searchable and exact rules cover nested fields', () => {
   assert.equal(c.fields.isExact('skus'), false);
   for (const searchable of [null, ['*'], ['title', '*']]) {
     assert.equal(compileSearchConfig(defaultSearchConfig({ searchable })).fields.isSearchable('any.thing'), true);
+  }
+  for (const searchable of [null, ['_geo', '_vectors', '_geojson']]) {
+    const fields = compileSearchConfig(defaultSearchConfig({ searchable })).fields;
+    for (const path of ['_geo', '_geo.lat', '_geojson', '_geojson.geometry.type', '_vectors', '_vectors.default']) assert.equal(fields.isSearchable(path), false, path);
+    assert.equal(fields.isSearchable('_geography'), searchable === null);
   }
 });
 

@@ -41,13 +41,17 @@ function memo(test: (path: string) => boolean): (path: string) => boolean {
   };
 }
 
+/** Top-level fields with a meaning of their own, never searched (milli's documents skip them). */
+const RESERVED_FIELDS = ['_geo', '_geojson', '_vectors'];
+const isReserved = (path: string) => RESERVED_FIELDS.some((r) => covers(r, path));
+
 /** Compiles a config: memoised field matchers and its tokenizer. */
 export function compileSearchConfig(config: SearchConfig): CompiledSearchConfig {
   const searchable = config.searchable === null || config.searchable.includes('*') ? null : config.searchable;
   const exact = config.exact;
   return {
     fields: {
-      isSearchable: searchable === null ? () => true : memo((path) => searchable.some((r) => covers(r, path))),
+      isSearchable: memo((path) => !isReserved(path) && (searchable === null || searchable.some((r) => covers(r, path)))),
       isExact: exact.length === 0 ? () => false : memo((path) => exact.some((r) => covers(r, path))),
       numbersExact: config.numbersExact,
       proximity: config.proximity,
