@@ -11,6 +11,7 @@ export type EngineErrorKind =
   | 'missing_document_id'
   | 'max_fields_limit_exceeded'
   | 'invalid_document_geo_field'
+  | 'invalid_document_geojson_field'
   | 'invalid_document_filter'
   | 'document_not_found'
   | 'malformed_payload'

@@ -35,7 +35,8 @@ export function searchSignature(s: Settings): string {
 /**
  * What facet indexing needs from the settings: the filterable rules (a rule facets its fields when
  * it enables filtering or facet search), sortable attributes, `field:asc|desc` ranking rules, the
- * distinct attribute, and whether `_geo` points are indexed (`"_geo"` filterable or sortable).
+ * distinct attribute, whether `_geo` points are indexed (`"_geo"` filterable or sortable) and
+ * whether `_geojson` shapes are (`"_geojson"` filterable).
  */
 export function facetConfig(s: Settings): FacetConfig {
   return {
@@ -48,6 +49,8 @@ export function facetConfig(s: Settings): FacetConfig {
     ascDesc: ascDescFields(s.rankingRules),
     distinct: s.distinctAttribute,
     geo: s.filterableAttributes.some((r) => r === '_geo') || s.sortableAttributes.includes('_geo'),
+    // only when on: the signature of configurations without shapes stays as it was
+    ...(s.filterableAttributes.some((r) => r === '_geojson') ? { geojson: true } : {}),
   };
 }
 

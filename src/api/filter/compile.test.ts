@@ -20,7 +20,7 @@ const ON: FilterFeatures = { containsFilter: true, foreignKeys: true, network: t
 const docs = [
   { id: 0, title: 'Glass', doggos: { age: 2, name: 'kefir' }, color: 'red', _geo: { lat: 45.76, lng: 4.83 } },
   { id: 1, title: 'Kefir', doggos: [{ age: 5 }], color: 'blue' },
-  { id: 2, many: 'Glass', color: 'blue' },
+  { id: 2, many: 'Glass', color: 'blue', _geojson: { type: 'Point', coordinates: [4.8301, 45.7601] } },
 ];
 const reader = new MemoryFacetReader(docs.map((d, i) => [i, d as never] as const));
 
@@ -194,7 +194,11 @@ test('5. geo', () => {
   // `_geo` must be listed as a string rule; a pattern matching `_geo` is not enough
   const pattern: FilterableRule[] = [{ attributePatterns: ['_geo'], features: { facetSearch: false, filter: { equality: true, comparison: true } } }];
   assert.match(fail('_geoRadius(45.76, 4.83, 100)', pattern, 'documents').message, /^Attribute `_geo\/_geojson` is not filterable/);
-  assert.equal(fail('_geoRadius(45.76, 4.83, 100)', ['_geojson']).message, 'Using `_geoRadius` on `_geojson` shapes is not supported by this version of Muninn yet.');
+  // `_geojson` shapes: radius and box search them with `_geo` points, the polygon only them
+  assert.deepEqual(run('_geoRadius(45.76, 4.83, 100)', ['_geojson']), [2]);
+  assert.deepEqual(run('_geoRadius(45.76, 4.83, 100)', ['_geo', '_geojson']), [0, 2]);
+  assert.deepEqual(run('_geoPolygon([45, 4], [46, 4], [46, 5], [45, 5])', ['_geo', '_geojson']), [2]);
+  assert.deepEqual(run('_geoBoundingBox([46, 5], [45, 4])', ['_geojson'], 'documents'), [2]);
 });
 
 test('6. re-serialization and results', () => {

@@ -10,6 +10,7 @@ import type { Index } from '../../engine/index/index.ts';
 import { globalScore, keywordSearch, placeholderSearch, type KeywordRequest, type RuleScore } from '../../engine/search/rank/index.ts';
 import { isFacetedBy } from '../settings/index.ts';
 import { searchFacets } from './facets.ts';
+import { readOnce } from './facets-distribution.ts';
 import { checkSort, parseSort, type SortCriterion } from './sort.ts';
 import { distinctField } from './distinct.ts';
 import { compileFilter, type FilterFeatures } from '../filter/index.ts';
@@ -41,11 +42,17 @@ export function executeSearch(index: Index, uid: string, q: SearchQuery, opts: E
   const window = searchWindow(q, maxTotalHits);
   const scores = q.showRankingScore || q.showRankingScoreDetails || q.rankingScoreThreshold !== null;
   const ranked = rankSearch(index, uid, q, { state, offset: window.offset, limit: window.limit, scores, started, features: opts.features });
-  const facets = q.facets !== null && q.facets.length > 0 ? searchFacets(state, q.facets, ranked.candidateIds) : {};
+  const facets = q.facets !== null && q.facets.length > 0 ? searchFacets(facetState(state), q.facets, ranked.candidateIds) : {};
   const hits = buildHits(q, ranked, hitContext(state));
   const metadata = opts.metadata ? { indexUid: uid, primaryKey: index.meta().primaryKey } : null;
   const outcome = { hits, totalHits: ranked.totalHits, processingTimeMs: performance.now() - started, ...facets };
   return searchResponse(q, outcome, { maxTotalHits, metadata, ...(opts.requestUid ? { requestUid: opts.requestUid } : {}) });
+}
+
+/** The state one facet computation reads: each candidate's facet values read once for all fields. */
+function facetState(state: IndexSearchState): IndexSearchState {
+  const values = state.wordSets.facets;
+  return values === null || values === undefined ? state : { ...state, wordSets: { ...state.wordSets, facets: readOnce(values) } };
 }
 
 /** One ranked document: its internal id and the rule ranks its score comes from. */
@@ -106,18 +113,6 @@ export function rankSearch(index: Index, uid: string, q: SearchQuery, opts: Rank
   });
   const matchingWords = result.located.length === 0 ? MatchingWords.none() : MatchingWords.fromTerms(result.located);
   return { hits, totalHits: result.candidates, candidateIds: result.candidateIds, matchingWords };
-}
-
-/**
- * The internal ids of the first `cap` matching documents, in id order (unranked): a deadline in
- * the past makes bucket sort hand back its whole universe unsorted. Used to count the union of
- * several queries' candidates; a `rankingScoreThreshold` is not applied here.
- */
-export function candidateIds(index: Index, uid: string, q: SearchQuery, opts: { state: IndexSearchState; cap: number }): Uint32Array {
-  const { state } = opts;
-  if (isPlaceholder(q)) return (state.wordSets.documents ?? index.usedIds()).rangeUint32Array(0, opts.cap);
-  const req = { ...keywordRequest(uid, q, { state, offset: 0, limit: opts.cap, scores: false, started: 0 }), threshold: null, deadline: -Infinity };
-  return Uint32Array.from(keywordSearch(index, state.wordSets, req, state.keyword).ids);
 }
 
 function keywordRequest(uid: string, q: SearchQuery, opts: RankOptions, sort: readonly SortCriterion[] = []): KeywordRequest {

@@ -2,7 +2,9 @@
 // the candidates of a search. Two algorithms, chosen by the number of candidates as milli does:
 //
 //   ≤ 3000 candidates  read each candidate's own values and count them (cheap for a few
-//                      documents, whatever the number of distinct values)
+//                      documents, whatever the number of distinct values); when the field has far
+//                      fewer values than there are candidates, the same counts come from its values
+//                      (one intersection cardinality each) and are ordered as this path orders them
 //   more               walk the field's values in order, counting each value's documents among
 //                      the candidates (one bitmap intersection cardinality per value; the reader
 //                      may skip groups of values no candidate holds, as milli's facet levels do)
@@ -34,6 +36,64 @@ export interface FacetStats {
 /** A value and the number of candidates holding it. */
 type Counted<T> = [value: T, count: number];
 
+interface DocValues {
+  readonly numbers: readonly number[];
+  readonly strings: readonly string[];
+  readonly originals: readonly string[];
+}
+
+/** A reader that also gives a document's numbers, strings and their spellings from one read (the facet index's does). */
+type DocValuesReader = FacetValues & {
+  docValues?(fid: number, docid: number): DocValues;
+  /** every field of a document from one read */
+  docRecord?(docid: number): (fid: number) => DocValues;
+  /** distinct values of a field */
+  valueCount?(fid: number): number;
+};
+
+/**
+ * A field with far fewer values than there are candidates: counting the candidates of each value
+ * costs less than reading every candidate's values (not for `_geo.lat` / `_geo.lng`, whose values
+ * are not kept in order).
+ */
+function fewValues(values: FacetValues, fid: number, candidates: Bitmap): boolean {
+  const count = (values as DocValuesReader).valueCount?.(fid);
+  return count !== undefined && count * 2 < candidates.size && !isGeoAxis(values, fid);
+}
+
+/**
+ * `values` for the fields of one facet computation: each document's record is read once and kept
+ * (the linear count of each field, its stats and the candidates' spellings read the same
+ * documents). Use it for one computation only: it does not see later writes.
+ */
+export function readOnce<V extends FacetValues>(values: V): V {
+  const docRecord = (values as DocValuesReader).docRecord?.bind(values);
+  if (docRecord === undefined) return values;
+  const records = new Map<number, (fid: number) => DocValues>();
+  const record = (docid: number): ((fid: number) => DocValues) => {
+    let r = records.get(docid);
+    if (r === undefined) records.set(docid, (r = docRecord(docid)));
+    return r;
+  };
+  const docValues = (fid: number, docid: number): DocValues => record(docid)(fid);
+  return new Proxy(values, {
+    get(target, key, receiver) {
+      switch (key) {
+        case 'docValues':
+          return docValues;
+        case 'docNumbers':
+          return (fid: number, docid: number) => docValues(fid, docid).numbers;
+        case 'docStrings':
+          return (fid: number, docid: number) => docValues(fid, docid).strings;
+        case 'docOriginals':
+          return target.docOriginals === undefined ? undefined : (fid: number, docid: number) => docValues(fid, docid).originals;
+      }
+      const v = Reflect.get(target, key, receiver) as unknown;
+      return typeof v === 'function' ? v.bind(target) : v;
+    },
+  });
+}
+
 /** The distribution of field `fid` over `candidates`: value key → number of candidates. */
 export function fieldDistribution(values: FacetValues, fid: number, candidates: Bitmap, opts: DistributionOptions): Record<string, number> {
   const out = new Distribution(opts.max);
@@ -61,12 +121,29 @@ function fromDocuments(values: FacetValues, fid: number, candidates: Bitmap, ord
   const numbers = new Map<number, number>();
   const strings = new Map<string, number>();
   // the spelling of the first candidate holding each value, as milli shows it
-  const originals = values.docOriginals === undefined ? null : new Map<string, string>();
-  for (const docid of candidates) {
-    for (const n of values.docNumbers(fid, docid)) numbers.set(n, (numbers.get(n) ?? 0) + 1);
-    const own = values.docStrings(fid, docid);
+  let originals = values.docOriginals === undefined ? null : new Map<string, string>();
+  const oneRead = (values as DocValuesReader).docValues?.bind(values);
+  // the same counts, from the field's values when it has far fewer of them than there are candidates
+  const walked = fewValues(values, fid, candidates) ? new Map<string, StringValue>() : null;
+  if (walked !== null) {
+    for (const [n, docids] of values.numbers(fid, 'asc', candidates)) {
+      const count = docids.andCardinality(candidates);
+      if (count > 0) numbers.set(n, count);
+    }
+    for (const value of values.strings(fid, 'asc', candidates)) {
+      const count = value[2].andCardinality(candidates);
+      if (count > 0) {
+        strings.set(value[0], count);
+        walked.set(value[0], value);
+      }
+    }
+  }
+  for (const docid of walked === null ? candidates : []) {
+    const all = oneRead?.(fid, docid);
+    for (const n of all?.numbers ?? values.docNumbers(fid, docid)) numbers.set(n, (numbers.get(n) ?? 0) + 1);
+    const own = all?.strings ?? values.docStrings(fid, docid);
     if (own.length === 0) continue;
-    const spelled = originals === null ? null : values.docOriginals!(fid, docid);
+    const spelled = originals === null ? null : (all?.originals ?? values.docOriginals!(fid, docid));
     own.forEach((s, i) => {
       const seen = strings.get(s);
       strings.set(s, (seen ?? 0) + 1);
@@ -84,6 +161,7 @@ function fromDocuments(values: FacetValues, fid: number, candidates: Bitmap, ord
     for (const [n, count] of byCount.slice(0, out.room)) out.put(formatRustFloat(n), count);
     kept = [...strings].sort((a, b) => b[1] - a[1] || compareBytes(b[0], a[0])).slice(0, out.room);
   }
+  if (walked !== null && originals !== null) originals = new Map(kept.map(([n]) => [n, candidateSpelling(values, fid, walked.get(n)!, candidates)]));
   const spelling = originals ?? originalsOf(values, fid, kept.map(([n]) => n));
   for (const [n, count] of kept) out.put(spelling.get(n) ?? n, count);
 }
@@ -128,14 +206,19 @@ type StringValue = [normalized: string, original: string, docids: Bitmap];
  */
 function candidateSpelling(values: FacetValues, fid: number, [normalized, original, docids]: StringValue, candidates: Bitmap): string {
   if (values.docOriginals === undefined) return original;
-  const first = Bitmap.and(docids, candidates).minimum();
-  const i = values.docStrings(fid, first).indexOf(normalized);
-  return i < 0 ? original : (values.docOriginals(fid, first)[i] ?? original);
+  const min = docids.minimum();
+  const first = candidates.has(min) ? min : Bitmap.and(docids, candidates).minimum();
+  const all = (values as DocValuesReader).docValues?.(fid, first);
+  const i = (all?.strings ?? values.docStrings(fid, first)).indexOf(normalized);
+  return i < 0 ? original : ((all?.originals ?? values.docOriginals(fid, first))[i] ?? original);
 }
 
 /** The smallest and largest number of field `fid` among the candidates; null when none has a number. */
 export function fieldStats(values: FacetValues, fid: number, candidates: Bitmap): FacetStats | null {
-  if (candidates.size <= LINEAR_SCAN_MAX) {
+  if (candidates.size <= LINEAR_SCAN_MAX && !fewValues(values, fid, candidates)) {
+    // a field without any number has no stats: one look at its values instead of a read per
+    // candidate (not for `_geo.lat` / `_geo.lng`, whose values are not kept in order)
+    if (!isGeoAxis(values, fid) && isEmpty(values.numbers(fid, 'asc'))) return null;
     let min = Infinity;
     let max = -Infinity;
     for (const docid of candidates) {
@@ -149,6 +232,13 @@ export function fieldStats(values: FacetValues, fid: number, candidates: Bitmap)
   const min = firstAmong(values.numbers(fid, 'asc', candidates), candidates);
   if (min === undefined) return null;
   return { min, max: firstAmong(values.numbers(fid, 'desc', candidates), candidates)! };
+}
+
+const isGeoAxis = (values: FacetValues, fid: number): boolean => values.fieldId('_geo.lat') === fid || values.fieldId('_geo.lng') === fid;
+
+function isEmpty(items: Iterable<unknown>): boolean {
+  for (const _ of items) return false;
+  return true;
 }
 
 function firstAmong(numbers: Iterable<[number, Bitmap]>, candidates: Bitmap): number | undefined {

@@ -2,10 +2,14 @@
 // 1. ids written without a native bitmap are byte for byte CRoaring's portable serialization
 //    (array and bitset containers, several containers, ids past 2^31)
 // 2. document records, string entries and groups decode to what was encoded
+// 3. ids read back from portable bytes and changed by signed operations equal the native bitmap's
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Bitmap } from '../bitmap/index.ts';
+import { rng } from '../random.fixtures.ts';
 import {
+  applyIdOps,
+  decodeIds,
   decodeGroupHeader,
   decodeStringEntry,
   docRecordField,
@@ -51,4 +55,35 @@ test('records, string entries and groups round-trip', () => {
     const h = decodeGroupHeader(g, typeof right === 'number');
     assert.deepEqual([h.size, h.right, groupDocids(g, h).toArray()], [4, right, [1, 2, 3]]);
   }
+});
+
+test('ids read from portable bytes and changed by operations, without native bitmaps', () => {
+  const random = rng(5);
+  for (let round = 0; round < 200; round++) {
+    // sparse and dense containers (past 4,096 ids in one container), several containers
+    const size = round % 10 === 0 ? 6000 : Math.floor(random() * 40);
+    const span = round % 3 === 0 ? 70_000 : 9000;
+    const start = new Set<number>();
+    while (start.size < size) start.add(Math.floor(random() * span) + (round % 4 === 0 ? 2 ** 31 : 0));
+    const ids = [...start].sort((a, b) => a - b);
+    const bytes = Bitmap.from(ids).serialize('portable');
+    assert.deepEqual(decodeIds(bytes), ids);
+    assert.deepEqual(encodeIds(ids), Buffer.from(bytes));
+    // short operation lists (a map) and long ones (a typed array by id)
+    const ops = Array.from({ length: Math.floor(random() * (round % 2 === 0 ? 30 : 300)) }, () => {
+      const id = random() < 0.5 && ids.length > 0 ? ids[Math.floor(random() * ids.length)]! : Math.floor(random() * span);
+      return random() < 0.5 ? id : ~id;
+    });
+    const native = Bitmap.from(ids);
+    for (const op of ops) {
+      if (op >= 0) native.add(op);
+      else native.remove(~op);
+    }
+    const got = applyIdOps(ids, ops);
+    assert.deepEqual(got ?? ids, native.toArray(), `round ${round}`);
+    if (got === null) assert.deepEqual(native.toArray(), ids);
+  }
+  assert.deepEqual(applyIdOps([1, 5], [6, 9]), [1, 5, 6, 9]);
+  assert.equal(applyIdOps([1, 5], [5, ~7]), null);
+  assert.equal(decodeIds(Bitmap.from([1, 2, 3, 4, 5]).serialize('portable'))!.length, 5);
 });

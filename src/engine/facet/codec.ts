@@ -7,6 +7,7 @@
 //   geo point        lat · lng
 //   leaf cell        (id · lat · lng)×n, by id
 import { Bitmap, bitmapFrom } from '../bitmap/index.ts';
+import { compareUtf8 } from '../words/index.ts';
 
 const SAME = 0xffffffff;
 
@@ -38,6 +39,14 @@ export function decodeStringEntry(bytes: Uint8Array): StringEntry {
   const b = view(bytes);
   const len = b.readUInt32LE(4);
   return { originId: b.readUInt32LE(0), original: b.toString('utf8', 8, 8 + len), docids: bitmapFrom(b.subarray(8 + len)) };
+}
+
+/** A level-0 string value with its ids read in JS (`decodeIds`, the native bitmap for run containers). */
+export function decodeStringEntryIds(bytes: Uint8Array): { originId: number; original: string; ids: number[] } {
+  const b = view(bytes);
+  const len = b.readUInt32LE(4);
+  const docids = b.subarray(8 + len);
+  return { originId: b.readUInt32LE(0), original: b.toString('utf8', 8, 8 + len), ids: decodeIds(docids) ?? bitmapFrom(docids).toArray() };
 }
 
 export function stringEntryDocids(bytes: Uint8Array): Bitmap {
@@ -93,39 +102,101 @@ export type DocRecord = Map<number, DocValues>;
 
 /** fid · byte length · values, per field (a reader skips the fields it does not want). */
 export function encodeDocRecord(record: DocRecord): Buffer {
-  let size = 0;
-  for (const v of record.values()) size += 16 + 8 * v.numbers.length + docStringsBytes(v);
-  const b = Buffer.allocUnsafe(size);
-  let at = 0;
-  for (const [fid, v] of record) {
-    const start = at;
-    b.writeUInt32LE(fid, at);
-    at = b.writeUInt32LE(v.numbers.length, at + 8);
-    for (const n of v.numbers) at = b.writeDoubleLE(n, at);
-    at = b.writeUInt32LE(v.strings.length, at);
-    for (let i = 0; i < v.strings.length; i++) {
-      const len = b.write(v.strings[i]!, at + 4, 'utf8');
-      b.writeUInt32LE(len, at);
-      at += 4 + len;
-      if (v.originals[i] === v.strings[i]) at = b.writeUInt32LE(SAME, at);
-      else {
-        const olen = b.write(v.originals[i]!, at + 4, 'utf8');
-        b.writeUInt32LE(olen, at);
-        at += 4 + olen;
-      }
-    }
-    b.writeUInt32LE(at - start - 8, start + 4);
-  }
-  return b;
+  const e = (shared ??= new DocRecordEncoder(4096));
+  e.length = 0;
+  for (const [fid, v] of record) e.field(fid, v.numbers, v.strings, v.originals);
+  return Buffer.from(e.take());
 }
 
-function docStringsBytes(v: DocValues): number {
-  let n = 0;
-  for (let i = 0; i < v.strings.length; i++) {
-    n += 8 + Buffer.byteLength(v.strings[i]!, 'utf8');
-    if (v.originals[i] !== v.strings[i]) n += Buffer.byteLength(v.originals[i]!, 'utf8');
+let shared: DocRecordEncoder | undefined;
+
+/**
+ * Appends document records to one growing buffer: the bytes of `encodeDocRecord`, field by field
+ * (values sorted here: numbers ascending, strings by UTF-8 bytes, each original after its string).
+ */
+export class DocRecordEncoder {
+  #b: Buffer;
+  #v: DataView;
+  /** bytes written */
+  length = 0;
+
+  constructor(capacity = 64 * 1024) {
+    // its own memory (not the shared pool): the buffer taken can be transferred
+    this.#b = Buffer.allocUnsafeSlow(capacity);
+    this.#v = new DataView(this.#b.buffer, this.#b.byteOffset, this.#b.byteLength);
   }
-  return n;
+
+  /** Appends one field of the current record: distinct numbers and normalized strings, the strings' originals. */
+  field(fid: number, numbers: readonly number[], strings: readonly string[], originals: readonly string[]): void {
+    let nums = numbers;
+    if (nums.length > 1) nums = [...nums].sort((a, b) => a - b);
+    let order: number[] | null = null;
+    if (strings.length > 1) order = strings.map((_, i) => i).sort((a, b) => compareUtf8(strings[a]!, strings[b]!));
+    this.#reserve(16 + 8 * nums.length);
+    const start = this.length;
+    const v = this.#v;
+    v.setUint32(start, fid, true);
+    v.setUint32(start + 8, nums.length, true);
+    let at = start + 12;
+    for (const n of nums) {
+      v.setFloat64(at, n, true);
+      at += 8;
+    }
+    v.setUint32(at, strings.length, true);
+    this.length = at + 4;
+    for (let k = 0; k < strings.length; k++) {
+      const i = order === null ? k : order[k]!;
+      const s = strings[i]!;
+      this.#string(s);
+      if (originals[i] === s) {
+        this.#reserve(4);
+        this.#v.setUint32(this.length, SAME, true);
+        this.length += 4;
+      } else this.#string(originals[i]!);
+    }
+    this.#v.setUint32(start + 4, this.length - start - 8, true);
+  }
+
+  /** The bytes written so far (a view of the buffer, valid until the next write); starts over. */
+  take(): Uint8Array {
+    const out = this.#b.subarray(0, this.length);
+    this.length = 0;
+    return out;
+  }
+
+  /** The buffer holding the bytes written (to transfer; the encoder must not be used afterwards). */
+  detach(): Uint8Array {
+    const out = new Uint8Array(this.#b.buffer, this.#b.byteOffset, this.length);
+    this.#b = Buffer.allocUnsafeSlow(0);
+    this.#v = new DataView(this.#b.buffer, 0, 0);
+    this.length = 0;
+    return out;
+  }
+
+  /** length · UTF-8 bytes (ASCII copied by hand: most facet values are short ASCII strings). */
+  #string(s: string): void {
+    const n = s.length;
+    this.#reserve(4 + 3 * n);
+    const b = this.#b;
+    const at = this.length + 4;
+    let i = 0;
+    for (; i < n; i++) {
+      const c = s.charCodeAt(i);
+      if (c >= 0x80) break;
+      b[at + i] = c;
+    }
+    const len = i === n ? n : b.write(s, at, 'utf8');
+    this.#v.setUint32(this.length, len, true);
+    this.length = at + len;
+  }
+
+  #reserve(bytes: number): void {
+    if (this.length + bytes <= this.#b.length) return;
+    const bigger = Buffer.allocUnsafeSlow(Math.max(this.#b.length * 2, this.length + bytes));
+    this.#b.copy(bigger, 0, 0, this.length);
+    this.#b = bigger;
+    this.#v = new DataView(bigger.buffer, bigger.byteOffset, bigger.byteLength);
+  }
 }
 
 /** The values of one field of a document record (undefined when it has none). */
@@ -259,5 +330,125 @@ export function encodeIds(ids: ArrayLike<number>): Buffer {
 
 export function decodeBitmap(bytes: Uint8Array | undefined): Bitmap {
   return bitmapFrom(bytes);
+}
+
+const RUN_COOKIE = 12347;
+
+/**
+ * The sorted ids of portable bytes, read without a native bitmap (a writer's read-modify-write of
+ * a small bitmap costs less in JS than through the native calls); null when the bytes hold run
+ * containers (never written here: read those with the native bitmap).
+ */
+export function decodeIds(bytes: Uint8Array): number[] | null {
+  if (bytes.length === 0) return [];
+  const cookie = bytes[0]! | (bytes[1]! << 8);
+  if (cookie === RUN_COOKIE) return null;
+  const n = u32At(bytes, 4);
+  const out: number[] = [];
+  let data = 8 + 8 * n;
+  for (let c = 0; c < n; c++) {
+    const high = (bytes[8 + 4 * c]! | (bytes[9 + 4 * c]! << 8)) * 0x10000;
+    const card = (bytes[10 + 4 * c]! | (bytes[11 + 4 * c]! << 8)) + 1;
+    if (card <= ARRAY_MAX) {
+      for (let k = 0; k < card; k++, data += 2) out.push(high + (bytes[data]! | (bytes[data + 1]! << 8)));
+    } else {
+      for (let byte = 0; byte < 8192; byte++) {
+        const bits = bytes[data + byte]!;
+        if (bits === 0) continue;
+        for (let bit = 0; bit < 8; bit++) if (bits & (1 << bit)) out.push(high + byte * 8 + bit);
+      }
+      data += 8192;
+    }
+  }
+  return out;
+}
+
+function u32At(b: Uint8Array, at: number): number {
+  return (b[at]! | (b[at + 1]! << 8) | (b[at + 2]! << 16) | (b[at + 3]! << 24)) >>> 0;
+}
+
+/**
+ * `ids` (sorted) after the signed ids of `ops` in order (id added, ~id removed: the last operation
+ * on a document decides); null when the set ends as it was.
+ */
+export function applyIdOps(ids: readonly number[], ops: readonly number[]): number[] | null {
+  // additions after the greatest id, in order (documents added to a value): appended
+  let appendOnly = true;
+  let prev = ids.length === 0 ? -1 : ids[ids.length - 1]!;
+  for (const op of ops) {
+    if (op <= prev) {
+      appendOnly = false;
+      break;
+    }
+    prev = op;
+  }
+  if (appendOnly) return ops.length === 0 ? null : ids.concat(ops);
+  if (ops.length > 64) return applyManyIdOps(ids, ops);
+  const last = new Map<number, boolean>();
+  for (const op of ops) last.set(op < 0 ? ~op : op, op >= 0);
+  const adds: number[] = [];
+  for (const [id, present] of last) if (present) adds.push(id);
+  adds.sort((a, b) => a - b);
+  const out: number[] = [];
+  let changed = false;
+  let j = 0;
+  for (const id of ids) {
+    while (j < adds.length && adds[j]! < id) {
+      out.push(adds[j++]!);
+      changed = true;
+    }
+    if (j < adds.length && adds[j] === id) j++;
+    if (last.get(id) === false) changed = true;
+    else out.push(id);
+  }
+  while (j < adds.length) {
+    out.push(adds[j++]!);
+    changed = true;
+  }
+  return changed ? out : null;
+}
+
+const PRESENT = 1;
+const ABSENT = 2;
+/** present at the end and already listed among the additions */
+const LISTED = 3;
+
+/** `applyIdOps` for long operation lists: the final state of each document in a typed array by id. */
+function applyManyIdOps(ids: readonly number[], ops: readonly number[]): number[] | null {
+  let max = 0;
+  for (const op of ops) {
+    const id = op < 0 ? ~op : op;
+    if (id > max) max = id;
+  }
+  const state = new Uint8Array(max + 1);
+  for (const op of ops) {
+    if (op >= 0) state[op] = PRESENT;
+    else state[~op] = ABSENT;
+  }
+  const added: number[] = [];
+  for (const op of ops) {
+    if (op >= 0 && state[op] === PRESENT) {
+      state[op] = LISTED;
+      added.push(op);
+    }
+  }
+  const adds = Uint32Array.from(added).sort();
+  const out: number[] = [];
+  let changed = false;
+  let j = 0;
+  for (const id of ids) {
+    while (j < adds.length && adds[j]! < id) {
+      out.push(adds[j++]!);
+      changed = true;
+    }
+    if (j < adds.length && adds[j] === id) j++;
+    if (id <= max && state[id] === ABSENT) changed = true;
+    else out.push(id);
+  }
+  while (j < adds.length) {
+    out.push(adds[j++]!);
+    changed = true;
+  }
+  return changed ? out : null;
 }
 

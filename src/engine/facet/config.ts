@@ -15,6 +15,8 @@ export interface FacetConfig {
   distinct: string | null;
   /** `_geo` is filterable or sortable: points are validated and indexed */
   geo: boolean;
+  /** `"_geojson"` is a filterable rule: shapes are validated and indexed (geojson.ts) */
+  geojson?: boolean;
 }
 
 export type Selection = 'match' | 'parent' | 'noMatch';
@@ -33,7 +35,9 @@ export function defaultFacetConfig(over: Partial<FacetConfig> = {}): FacetConfig
 
 /** Settings whose change rebuilds the facet tables compare equal through this (settings.md §8). */
 export function facetSignature(config: FacetConfig): string {
-  return JSON.stringify({ ...config, sortable: [...config.sortable].sort(), ascDesc: [...new Set(config.ascDesc)].sort() });
+  // `geojson` only when on: tables built before shapes existed keep their signature
+  const { geojson, ...rest } = config;
+  return JSON.stringify({ ...rest, sortable: [...config.sortable].sort(), ascDesc: [...new Set(config.ascDesc)].sort(), ...(geojson ? { geojson } : {}) });
 }
 
 export function compileFacetConfig(config: FacetConfig): CompiledFacetConfig {
@@ -46,7 +50,7 @@ export function compileFacetConfig(config: FacetConfig): CompiledFacetConfig {
     }
     return s;
   };
-  const empty = !config.geo && config.sortable.length === 0 && config.ascDesc.length === 0 && config.distinct === null && !config.filterable.some(ruleFacets);
+  const empty = !config.geo && !config.geojson && config.sortable.length === 0 && config.ascDesc.length === 0 && config.distinct === null && !config.filterable.some(ruleFacets);
   return { config, select, empty };
 }
 

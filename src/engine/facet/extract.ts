@@ -8,11 +8,13 @@
 //
 // Recorded per faceted path: numbers, non-empty strings (normalized, original kept; "   "
 // normalizes to "" and is a value), booleans as "true"/"false", exists for any occurrence,
-// null / empty ("" [] {}) only on a base key. `_vectors` and `_geo` are never walked; `_geo`,
-// when geo is on, is validated and gives the point (milli's `_geo.lat` / `_geo.lng` facet numbers
-// are answered from the geo tables by the reader).
+// null / empty ("" [] {}) only on a base key. `_vectors`, `_geo` and `_geojson` are never walked;
+// `_geo`, when geo is on, is validated and gives the point (milli's `_geo.lat` / `_geo.lng` facet
+// numbers are answered from the geo tables by the reader); `_geojson`, when `"_geojson"` is
+// filterable, is validated and gives the shape (geojson.ts).
 import type { CompiledFacetConfig } from './config.ts';
 import { parseGeoField, type GeoPoint } from './geo-field.ts';
+import { geoJsonShapeOf, parseGeoJsonField, type Shape } from './geojson.ts';
 import { facetNumber, normalizeFacetString } from './normalize.ts';
 
 /** The values of one faceted field path of a document. */
@@ -32,19 +34,22 @@ export interface FieldFacets {
 export interface FacetRecord {
   fields: FieldFacets[];
   geo: GeoPoint | null;
+  /** the `_geojson` shape (absent: none) */
+  shape?: Shape | null;
 }
 
 const EMPTY_RECORD: FacetRecord = Object.freeze({ fields: [], geo: null }) as FacetRecord;
 
 /**
- * Extracts a document's facet data. `externalId` names the document in `_geo` errors; without
- * it an invalid `_geo` is ignored (an old version being removed was valid when indexed).
+ * Extracts a document's facet data. `externalId` names the document in `_geo` and `_geojson`
+ * errors; without it an invalid value is ignored (an old version being removed was valid when
+ * indexed). `shape: false` skips `_geojson` (a removal takes the stored shape instead).
  */
-export function extractFacets(doc: Record<string, unknown>, compiled: CompiledFacetConfig, externalId?: string): FacetRecord {
+export function extractFacets(doc: Record<string, unknown>, compiled: CompiledFacetConfig, externalId?: string, opts: { shape?: boolean } = {}): FacetRecord {
   if (compiled.empty) return EMPTY_RECORD;
   const walk = new Walk(compiled);
   for (const key of Object.keys(doc)) {
-    if (key === '_geo' || key === '_vectors') continue;
+    if (key === '_geo' || key === '_vectors' || key === '_geojson') continue;
     const selection = compiled.select(key);
     if (selection === 'noMatch') continue;
     const value = doc[key];
@@ -56,7 +61,12 @@ export function extractFacets(doc: Record<string, unknown>, compiled: CompiledFa
     const point = externalId === undefined ? lenientPoint(doc._geo) : parseGeoField(doc._geo, externalId);
     if (point) geo = point;
   }
-  return { fields: [...walk.fields.values()], geo };
+  const fields = [...walk.fields.values()];
+  if (compiled.config.geojson && opts.shape !== false && Object.prototype.hasOwnProperty.call(doc, '_geojson')) {
+    const shape = externalId === undefined ? geoJsonShapeOf(doc._geojson) : parseGeoJsonField(doc._geojson, externalId);
+    if (shape !== undefined) return { fields, geo, shape };
+  }
+  return { fields, geo };
 }
 
 function lenientPoint(value: unknown): GeoPoint | undefined {

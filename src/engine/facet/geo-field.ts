@@ -22,7 +22,7 @@ export function parseGeoField(value: unknown, externalId: string): GeoPoint | un
   const hasLat = Object.prototype.hasOwnProperty.call(geo, 'lat');
   const hasLng = Object.prototype.hasOwnProperty.call(geo, 'lng');
   if (hasLat && hasLng) {
-    const extra = withoutLatLng(geo);
+    const extra = ownKeys(geo) === 2 ? [] : withoutLatLng(geo);
     if (extra.length > 0) {
       throw geoError(`The \`_geo\` field in the document with the id: \`${id}\` contains the following unexpected fields: \`${compactJson(Object.fromEntries(extra))}\`.`);
     }
@@ -60,6 +60,13 @@ function finiteFloat(v: unknown): number | undefined {
   else if (typeof v === 'string' && RUST_FLOAT.test(v)) n = Number(v);
   else return undefined;
   return Number.isFinite(n) ? n : undefined;
+}
+
+/** How many enumerable own keys an object has (without listing them). */
+function ownKeys(o: Record<string, unknown>): number {
+  let n = 0;
+  for (const k in o) if (Object.prototype.hasOwnProperty.call(o, k)) n++;
+  return n;
 }
 
 /**

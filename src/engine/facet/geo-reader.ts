@@ -30,8 +30,17 @@ function nextLevel(level: number): number {
   return GRID_LEVELS[GRID_LEVELS.indexOf(level) + 1]!;
 }
 
-function* cellsIn(t: FacetTables, level: number, from: number, to: number): Generator<[number, Uint8Array]> {
-  for (const [key, bytes] of t.geoCells.entries({ start: [level, from], end: [level, to] })) yield [key[1], bytes];
+/**
+ * The cells of a level between two Morton codes (keys [level, cell]), keys only: most cells a walk meets are decided
+ * from their bounds alone, so their bytes (the bitmaps of the upper levels are large) are read,
+ * with `cellBytes`, only for the cells that need them.
+ */
+function cellsIn(t: FacetTables, level: number, from: number, to: number): Iterable<[number, number]> {
+  return t.geoCells.keys({ start: [level, from], end: [level, to] });
+}
+
+function cellBytes(t: FacetTables, level: number, cell: number): Uint8Array {
+  return t.geoCells.get([level, cell])!;
 }
 
 function shapeDocids(t: FacetTables, shape: Shape): Bitmap {
@@ -41,14 +50,14 @@ function shapeDocids(t: FacetTables, shape: Shape): Bitmap {
     for (let i = 0; i < p.ids.length; i++) if (shape.point(p.lats[i]!, p.lngs[i]!)) ids.push(p.ids[i]!);
   };
   const visit = (level: number, from: number, to: number) => {
-    for (const [cell, bytes] of cellsIn(t, level, from, to)) {
+    for (const [, cell] of cellsIn(t, level, from, to)) {
       const verdict = shape.cell(cellBounds(level, cell));
       if (verdict === 'out') continue;
       if (level === LEAF_LEVEL) {
-        const p = decodeCellPoints(bytes);
+        const p = decodeCellPoints(cellBytes(t, level, cell));
         if (verdict === 'in') for (const id of p.ids) ids.push(id);
         else points(p);
-      } else if (verdict === 'in') parts.push(decodeBitmap(bytes));
+      } else if (verdict === 'in') parts.push(decodeBitmap(cellBytes(t, level, cell)));
       else visit(nextLevel(level), firstChild(cell), firstChild(cell) + 16);
     }
   };
@@ -170,92 +179,129 @@ export function* geoNearest(t: FacetTables, lat: number, lng: number, within: Bi
   // entries: cells (priority = bound of their distance) and points (priority = their distance);
   // a point is yielded once nothing left in the heap can come before it
   const heap = new Heap();
+  // a cell is read, and its documents checked against `within`, when it comes out of the heap, not
+  // when it goes in: most cells pushed are never popped (a cell holding none of them yields nothing
+  // either way)
   const pushCells = (level: number, from: number, to: number) => {
-    for (const [cell, bytes] of cellsIn(t, level, from, to)) pushCell(level, cell, bytes);
-  };
-  const pushCell = (level: number, cell: number, bytes: Uint8Array) => {
-    const [min, max] = cellDistanceBounds(lat, lng, cellBounds(level, cell));
-    if (level === LEAF_LEVEL) heap.push(sign * (order === 'asc' ? min : max), CELL, level, cell, bytes);
-    else {
-      const docids = decodeBitmap(bytes);
-      if (docids.intersects(within)) heap.push(sign * (order === 'asc' ? min : max), CELL, level, cell, null);
+    for (const [, cell] of cellsIn(t, level, from, to)) {
+      const [min, max] = cellDistanceBounds(lat, lng, cellBounds(level, cell));
+      heap.push(sign * (order === 'asc' ? min : max), CELL, level, cell);
     }
   };
   const pushPoints = (p: CellPoints) => {
     for (let i = 0; i < p.ids.length; i++) {
       const id = p.ids[i]!;
-      if (within.has(id)) heap.push(sign * haversineMeters(lat, lng, p.lats[i]!, p.lngs[i]!), POINT, 0, id, null);
+      if (within.has(id)) heap.push(sign * haversineMeters(lat, lng, p.lats[i]!, p.lngs[i]!), POINT, 0, id);
     }
   };
   pushCells(TOP_LEVEL, 0, 2 ** 32);
   const outliers = t.geoCells.get([OUTLIERS_LEVEL, 0]);
   if (outliers !== undefined) pushPoints(decodeCellPoints(outliers));
   while (heap.size > 0) {
-    const e = heap.pop();
-    if (e.kind === POINT) yield [e.id, sign * e.priority];
-    else if (e.level === LEAF_LEVEL) pushPoints(decodeCellPoints(e.bytes ?? t.geoCells.get([e.level, e.id])!));
-    else pushCells(nextLevel(e.level), firstChild(e.id), firstChild(e.id) + 16);
+    heap.pop();
+    const { kind, level, id } = heap;
+    if (kind === POINT) yield [id, sign * heap.priority];
+    else if (level === LEAF_LEVEL) pushPoints(decodeCellPoints(cellBytes(t, level, id)));
+    else if (decodeBitmap(cellBytes(t, level, id)).intersects(within)) pushCells(nextLevel(level), firstChild(id), firstChild(id) + 16);
   }
 }
 
 const CELL = 0;
 const POINT = 1;
 
-interface HeapEntry {
-  priority: number;
-  kind: number;
-  level: number;
-  /** cell or document id */
-  id: number;
-  bytes: Uint8Array | null;
-}
-
-/** Binary min-heap on (priority, points before cells, id). */
+/**
+ * Binary min-heap on (priority, cells before points, id), its entries in typed arrays (a sort
+ * pushes thousands of cells and points: no object per entry). `pop` leaves the entry it removed
+ * in `priority`, `kind`, `level` and `id`.
+ */
 class Heap {
-  readonly #items: HeapEntry[] = [];
+  #priorities = new Float64Array(1024);
+  #kinds = new Uint8Array(1024);
+  #levels = new Uint8Array(1024);
+  /** cell or document ids */
+  #ids = new Float64Array(1024);
+  #size = 0;
+  priority = 0;
+  kind = 0;
+  level = 0;
+  id = 0;
 
   get size(): number {
-    return this.#items.length;
+    return this.#size;
   }
 
-  push(priority: number, kind: number, level: number, id: number, bytes: Uint8Array | null): void {
-    const items = this.#items;
-    items.push({ priority, kind, level, id, bytes });
-    let i = items.length - 1;
+  push(priority: number, kind: number, level: number, id: number): void {
+    if (this.#size === this.#priorities.length) this.#grow();
+    let i = this.#size++;
     while (i > 0) {
       const parent = (i - 1) >> 1;
-      if (!before(items[i]!, items[parent]!)) break;
-      [items[i], items[parent]] = [items[parent]!, items[i]!];
+      if (!this.#before(priority, kind, id, parent)) break;
+      this.#move(parent, i);
       i = parent;
     }
+    this.#set(i, priority, kind, level, id);
   }
 
-  pop(): HeapEntry {
-    const items = this.#items;
-    const top = items[0]!;
-    const last = items.pop()!;
-    if (items.length > 0) {
-      items[0] = last;
-      let i = 0;
-      for (;;) {
-        const l = 2 * i + 1;
-        const r = l + 1;
-        let m = i;
-        if (l < items.length && before(items[l]!, items[m]!)) m = l;
-        if (r < items.length && before(items[r]!, items[m]!)) m = r;
-        if (m === i) break;
-        [items[i], items[m]] = [items[m]!, items[i]!];
-        i = m;
-      }
+  pop(): void {
+    this.priority = this.#priorities[0]!;
+    this.kind = this.#kinds[0]!;
+    this.level = this.#levels[0]!;
+    this.id = this.#ids[0]!;
+    const n = --this.#size;
+    if (n === 0) return;
+    // the last entry sinks from the root
+    const priority = this.#priorities[n]!;
+    const kind = this.#kinds[n]!;
+    const level = this.#levels[n]!;
+    const id = this.#ids[n]!;
+    let i = 0;
+    for (;;) {
+      const l = 2 * i + 1;
+      const r = l + 1;
+      let m = -1;
+      if (l < n && this.#before(this.#priorities[l]!, this.#kinds[l]!, this.#ids[l]!, -1, priority, kind, id)) m = l;
+      if (r < n && (m === l ? this.#before(this.#priorities[r]!, this.#kinds[r]!, this.#ids[r]!, l) : this.#before(this.#priorities[r]!, this.#kinds[r]!, this.#ids[r]!, -1, priority, kind, id))) m = r;
+      if (m < 0) break;
+      this.#move(m, i);
+      i = m;
     }
-    return top;
+    this.#set(i, priority, kind, level, id);
   }
-}
 
-// A cell with the same bound as a point may hold a point at that very distance: cells first, so
-// equal distances come out in id order.
-function before(a: HeapEntry, b: HeapEntry): boolean {
-  if (a.priority !== b.priority) return a.priority < b.priority;
-  if (a.kind !== b.kind) return a.kind === CELL;
-  return a.id < b.id;
+  /**
+   * (priority, kind, id) comes before entry `j`, or before the given entry when `j` is −1. A cell
+   * with the same bound as a point may hold a point at that very distance: cells first, so equal
+   * distances come out in id order.
+   */
+  #before(priority: number, kind: number, id: number, j: number, bp = this.#priorities[j]!, bk = this.#kinds[j]!, bi = this.#ids[j]!): boolean {
+    if (priority !== bp) return priority < bp;
+    if (kind !== bk) return kind === CELL;
+    return id < bi;
+  }
+
+  #move(from: number, to: number): void {
+    this.#priorities[to] = this.#priorities[from]!;
+    this.#kinds[to] = this.#kinds[from]!;
+    this.#levels[to] = this.#levels[from]!;
+    this.#ids[to] = this.#ids[from]!;
+  }
+
+  #set(i: number, priority: number, kind: number, level: number, id: number): void {
+    this.#priorities[i] = priority;
+    this.#kinds[i] = kind;
+    this.#levels[i] = level;
+    this.#ids[i] = id;
+  }
+
+  #grow(): void {
+    const grow = <T extends Float64Array | Uint8Array>(a: T): T => {
+      const b = new (a.constructor as new (n: number) => T)(a.length * 2);
+      b.set(a);
+      return b;
+    };
+    this.#priorities = grow(this.#priorities);
+    this.#kinds = grow(this.#kinds);
+    this.#levels = grow(this.#levels);
+    this.#ids = grow(this.#ids);
+  }
 }

@@ -140,3 +140,39 @@ test('radius, box and nearest equal brute force through additions, moves and del
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('a bulk load into an empty grid writes the cells the general path writes', async () => {
+  const config = defaultFacetConfig({ filterable: [{ field: '_geo' }], geo: true });
+  const random = rng(21);
+  // clustered points (shared cells at every level), out-of-range ones, ids out of order
+  const docs: [number, Record<string, unknown>][] = Array.from({ length: 3000 }, (_, i) => {
+    const u = random();
+    const lat = u < 0.02 ? 120 : 50 + random() * (u < 0.5 ? 0.2 : 20);
+    const lng = u < 0.02 ? 3 : 3 + random() * (u < 0.5 ? 0.2 : 40);
+    return [(i * 7919) % 3001, { _geo: { lat, lng } }];
+  });
+  const cells = async (extra: boolean): Promise<[string, string][]> => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'muninn-geo-bulk-'));
+    const index = Index.open(dir, { primaryKey: 'id', now: 1 });
+    try {
+      index.env.write(() => {
+        const w = new FacetIndexWriter(index, config, (p) => (p === '_geo.lat' ? 0 : 1));
+        w.beginTask();
+        // a document added then removed: the general path (a removal among the operations)
+        if (extra) {
+          w.addDocument(5000, { _geo: { lat: 1, lng: 1 } }, '5000');
+          w.removeDocument(5000, { _geo: { lat: 1, lng: 1 } });
+        }
+        for (const [id, doc] of docs) w.addDocument(id, doc, String(id));
+        w.save();
+      });
+      return [...index.facets.geoCells.entries()].map(([k, v]) => [JSON.stringify(k), Buffer.from(v).toString('hex')]);
+    } finally {
+      await index.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  };
+  const bulk = await cells(false);
+  assert.ok(bulk.length > 100);
+  assert.deepEqual(bulk, await cells(true));
+});

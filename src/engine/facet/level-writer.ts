@@ -9,8 +9,8 @@
 //
 // Reads of the level below see this transaction's writes; writes are collected while a range
 // is being read and applied after it.
-import { Bitmap } from '../bitmap/index.ts';
-import { decodeGroupHeader, encodeBitmap, encodeGroup, encodeIds, groupDocids, type FacetKey } from './codec.ts';
+import { bitmapFrom } from '../bitmap/index.ts';
+import { decodeGroupHeader, decodeIds, encodeGroup, encodeIds, type FacetKey } from './codec.ts';
 import { sizesKey, type LevelKind } from './levels.ts';
 
 export const GROUP_SIZE = 4;
@@ -23,7 +23,8 @@ const SMALL_LEVEL = 64;
 interface Child<K extends FacetKey> {
   key: K;
   right: K;
-  docids: Bitmap;
+  /** sorted (read in JS: the children of a group are mostly small) */
+  ids: number[];
 }
 
 /** Updates the groups of `fid` after the level-0 keys in `changed` were written; `sizes[0]` is current. */
@@ -119,9 +120,18 @@ function readChildren<K extends FacetKey>(kind: LevelKind<K>, fid: number, level
 }
 
 function child<K extends FacetKey>(kind: LevelKind<K>, level: number, key: K, bytes: Uint8Array): Child<K> {
-  if (level === 0) return { key, right: key, docids: kind.valueDocids(bytes) };
+  // level 0: numbers are a bitmap, strings origin id · original · bitmap (codec.ts)
+  if (level === 0) return { key, right: key, ids: idsOf(kind.name === 'number' ? bytes : bytes.subarray(8 + u32(bytes, 4))) };
   const header = decodeGroupHeader<K>(bytes, kind.name === 'number');
-  return { key, right: header.right, docids: groupDocids(bytes, header) };
+  return { key, right: header.right, ids: idsOf(bytes.subarray(header.offset)) };
+}
+
+function idsOf(bitmap: Uint8Array): number[] {
+  return decodeIds(bitmap) ?? bitmapFrom(bitmap).toArray();
+}
+
+function u32(b: Uint8Array, at: number): number {
+  return (b[at]! | (b[at + 1]! << 8) | (b[at + 2]! << 16) | (b[at + 3]! << 24)) >>> 0;
 }
 
 /** One group when it fits, else groups of GROUP_SIZE (a short tail joins the previous group). */
@@ -131,8 +141,8 @@ function split<K extends FacetKey>(children: Child<K>[]): Child<K>[][] {
 }
 
 function writeGroup<K extends FacetKey>(kind: LevelKind<K>, fid: number, level: number, chunk: Child<K>[]): void {
-  const docids = chunk.length === 1 ? chunk[0]!.docids : Bitmap.orMany(chunk.map((c) => c.docids));
-  kind.table.put(levelKey(fid, level, chunk[0]!.key), encodeGroup(chunk.length, chunk[chunk.length - 1]!.right, encodeBitmap(docids)));
+  const ids = chunk.length === 1 ? chunk[0]!.ids : unionSorted(chunk.map((c) => c.ids));
+  kind.table.put(levelKey(fid, level, chunk[0]!.key), encodeGroup(chunk.length, chunk[chunk.length - 1]!.right, encodeIds(ids)));
 }
 
 /** A level entry of a field built in one go: its key, greatest level-0 key, sorted ids. */
@@ -174,17 +184,43 @@ function chunked<T>(items: T[]): T[][] {
 
 function unionSorted(lists: number[][]): number[] {
   if (lists.length === 1) return lists[0]!;
-  let n = 0;
-  for (const l of lists) n += l.length;
-  const all = new Uint32Array(n);
-  let at = 0;
-  for (const l of lists) {
-    all.set(l, at);
-    at += l.length;
+  // pairwise merges: a group has at most MAX_GROUP children, mostly short lists
+  let merged = lists;
+  while (merged.length > 1) {
+    const next: number[][] = [];
+    for (let i = 0; i + 1 < merged.length; i += 2) next.push(mergeSorted(merged[i]!, merged[i + 1]!));
+    if (merged.length % 2 === 1) next.push(merged[merged.length - 1]!);
+    merged = next;
   }
-  all.sort();
+  return merged[0]!;
+}
+
+/** The sorted union of two sorted lists of distinct ids. */
+function mergeSorted(a: number[], b: number[]): number[] {
+  if (a.length === 0) return b;
+  if (b.length === 0) return a;
+  if (a[a.length - 1]! < b[0]!) return a.concat(b);
+  if (b[b.length - 1]! < a[0]!) return b.concat(a);
   const out: number[] = [];
-  for (let i = 0; i < all.length; i++) if (i === 0 || all[i] !== all[i - 1]) out.push(all[i]!);
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) {
+    const x = a[i]!;
+    const y = b[j]!;
+    if (x < y) {
+      out.push(x);
+      i++;
+    } else if (y < x) {
+      out.push(y);
+      j++;
+    } else {
+      out.push(x);
+      i++;
+      j++;
+    }
+  }
+  while (i < a.length) out.push(a[i++]!);
+  while (j < b.length) out.push(b[j++]!);
   return out;
 }
 

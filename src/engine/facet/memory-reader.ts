@@ -16,7 +16,8 @@
 //                            "" [] {} → IS EMPTY
 //
 // So `"  "` is the string value "" (not empty), `[null]` is not null, `{a: [{b: null}]}` makes
-// `a.b` null. `_geo` points come from `_geo.lat`/`_geo.lng` (numbers or numeric strings).
+// `a.b` null. `_geo` points come from `_geo.lat`/`_geo.lng` (numbers or numeric strings), `_geojson`
+// shapes from `_geojson` (invalid ones ignored), tested one by one against a geo filter's area.
 // A string value keeps the spelling of the first document holding it; each document keeps its
 // own spellings (`docOriginals`). Options leave out the optional reads of api/search's
 // `FacetValues` (to test their fallbacks) and `reads` counts the reads made.
@@ -25,6 +26,8 @@ import { Bitmap } from '../bitmap/index.ts';
 import { compareUtf8 } from '../words/index.ts';
 import { geoPointOf } from './geo-field.ts';
 import { haversineMeters } from './geo-grid.ts';
+import { queryRegion, regionMeetsShape, type ShapeQuery } from './geojson-reader.ts';
+import { geoJsonShapeOf, type Shape } from './geojson.ts';
 import { facetNumber, normalizeFacetString } from './normalize.ts';
 import type { Bound, FacetReader } from './reader.ts';
 
@@ -138,6 +141,7 @@ export class MemoryFacetReader implements Omit<FacetReader, OptionalReads>, Part
   readonly #ids = new Map<string, number>();
   readonly #fields: FieldIndex[] = [];
   readonly #points = new Map<number, [number, number]>();
+  readonly #shapes = new Map<number, Shape>();
   readonly #within: boolean;
 
   /** Documents with their internal ids. */
@@ -188,6 +192,8 @@ export class MemoryFacetReader implements Omit<FacetReader, OptionalReads>, Part
     }
     const point = geoPoint(document);
     if (point !== null) this.#points.set(id, point);
+    const shape = document._geojson === undefined ? undefined : geoJsonShapeOf(document._geojson);
+    if (shape !== undefined) this.#shapes.set(id, shape);
   }
 
   #field(path: string): FieldIndex {
@@ -293,6 +299,13 @@ export class MemoryFacetReader implements Omit<FacetReader, OptionalReads>, Part
     for (const [id, point] of this.#points) if (inGeoBox(point, top, right, bottom, left)) out.add(id);
     return out;
   }
+  geoShapes(query: ShapeQuery): Bitmap {
+    const region = queryRegion(query);
+    const out = new Bitmap();
+    for (const [id, shape] of this.#shapes) if (regionMeetsShape(region, shape)) out.add(id);
+    return out;
+  }
+
   *geoNearest(lat: number, lng: number, within: Bitmap, order: 'asc' | 'desc' = 'asc'): Iterable<[number, number]> {
     const found: [number, number][] = [];
     for (const [id, point] of this.#points) {

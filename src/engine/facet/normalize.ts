@@ -11,10 +11,18 @@ const EDGE_SPACE = /^[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u20
 
 /** A string as facet tables key it: trimmed, NFKD, lowercase, at most 468 UTF-8 bytes. */
 export function normalizeFacetString(s: string): string {
-  let out = s.replace(EDGE_SPACE, '').normalize('NFKD').toLowerCase();
+  let out = isPlainAscii(s) ? s.toLowerCase() : s.replace(EDGE_SPACE, '').normalize('NFKD').toLowerCase();
   // 468 bytes are at least 117 characters: shorter strings need no byte count
   if (out.length > MAX_FACET_VALUE_BYTES / 4) out = truncateUtf8(out, MAX_FACET_VALUE_BYTES);
   return out;
+}
+
+/** ASCII without a control character or space at either end: nothing to trim, NFKD leaves it alone. */
+function isPlainAscii(s: string): boolean {
+  const n = s.length;
+  if (n === 0 || s.charCodeAt(0) <= 0x20 || s.charCodeAt(n - 1) <= 0x20) return false;
+  for (let i = 0; i < n; i++) if (s.charCodeAt(i) >= 0x80) return false;
+  return true;
 }
 
 /** The longest prefix of `s` of at most `max` UTF-8 bytes that ends on a character boundary. */

@@ -10,7 +10,8 @@ import type { Index } from '../index/index.ts';
 import { compareUtf8 } from '../words/index.ts';
 import { decodeBitmap, decodeStringEntry, docRecordField, type DocValues } from './codec.ts';
 import { geoAll, geoAxisRange, geoAxisValues, geoBox, geoNearest, geoPoint, geoRadius } from './geo-reader.ts';
-import { boundsTest, numberKind, orderedValues, prefixTest, rangeDocids, stringKind, type LevelKind } from './levels.ts';
+import { shapeDocids, type ShapeQuery } from './geojson-reader.ts';
+import { boundsTest, levelSizes, numberKind, orderedValues, prefixTest, rangeDocids, stringKind, type LevelKind } from './levels.ts';
 import { facetNumber } from './normalize.ts';
 
 /** A range bound. */
@@ -46,12 +47,20 @@ export interface FacetReader {
   docStrings(fid: number, docid: number): readonly string[];
   /** The original spellings of `docStrings`, in the same order. */
   docOriginals(fid: number, docid: number): readonly string[];
+  /** `docNumbers`, `docStrings` and `docOriginals` of a document together, from one read. */
+  docValues?(fid: number, docid: number): Readonly<DocValues>;
+  /** The same for every field of a document, from one read of its record (read when called, decoded per field). */
+  docRecord?(docid: number): (fid: number) => Readonly<DocValues>;
+  /** How many distinct values (strings and numbers) a field has (not counting `_geo.lat` / `_geo.lng`). */
+  valueCount?(fid: number): number;
   geoPoint(docid: number): [lat: number, lng: number] | undefined;
   geoRadius(lat: number, lng: number, meters: number): Bitmap;
   /** Antimeridian crossing when `right < left`. */
   geoBox(top: number, right: number, bottom: number, left: number): Bitmap;
   /** Documents of `within` having a point, nearest first (farthest first with `desc`), lazily. */
   geoNearest(lat: number, lng: number, within: Bitmap, order?: 'asc' | 'desc'): Iterable<[docid: number, meters: number]>;
+  /** Documents whose `_geojson` shape meets the area of a geo filter (geojson-reader.ts). */
+  geoShapes(query: ShapeQuery): Bitmap;
 }
 
 const NO_VALUES: DocValues = Object.freeze({ numbers: [], strings: [], originals: [] }) as unknown as DocValues;
@@ -72,6 +81,8 @@ class IndexFacetReader implements FacetReader {
   #generation = -1;
   /** field ids of `_geo.lat` and `_geo.lng` (−1 when unknown) */
   #geoFids: [number, number] = [-1, -1];
+  /** how many fields the index had at the last refresh */
+  #knownFields = 0;
 
   constructor(index: Index) {
     this.#index = index;
@@ -91,11 +102,15 @@ class IndexFacetReader implements FacetReader {
     this.#fids = new Map(this.#index.fieldsOrder().map((f, i) => [f, i]));
     this.#generation = generation;
     this.#geoFids = [this.#fids.get('_geo.lat') ?? -1, this.#fids.get('_geo.lng') ?? -1];
+    this.#knownFields = this.#fids.size;
   }
 
   /** 0 for `_geo.lat`, 1 for `_geo.lng`, else null. */
   #geoAxis(fid: number): 0 | 1 | null {
-    this.#refresh();
+    // field ids are never reassigned (fields are only appended to the index's field order): a
+    // field known at the last refresh is a geo axis now exactly when it was one then (this check
+    // runs once per document in facet counts and sorts; a refresh reads the generation)
+    if (fid >= this.#knownFields) this.#refresh();
     return fid === this.#geoFids[0] ? 0 : fid === this.#geoFids[1] ? 1 : null;
   }
 
@@ -195,6 +210,26 @@ class IndexFacetReader implements FacetReader {
     return this.#docValues(fid, docid).originals;
   }
 
+  docValues(fid: number, docid: number): Readonly<DocValues> {
+    const axis = this.#geoAxis(fid);
+    if (axis === null) return this.#docValues(fid, docid);
+    const p = geoPoint(this.#t, docid);
+    return p === undefined ? NO_VALUES : { numbers: [p[axis]], strings: [], originals: [] };
+  }
+
+  valueCount(fid: number): number {
+    return levelSizes(this.#strings, fid)[0]! + levelSizes(this.#numbers, fid)[0]!;
+  }
+
+  docRecord(docid: number): (fid: number) => Readonly<DocValues> {
+    const bytes = this.#t.docValues.get(docid);
+    return (fid) => {
+      const axis = this.#geoAxis(fid);
+      if (axis !== null) return this.docValues(fid, docid);
+      return (bytes === undefined ? undefined : docRecordField(bytes, fid)) ?? NO_VALUES;
+    };
+  }
+
   #docValues(fid: number, docid: number): DocValues {
     const bytes = this.#t.docValues.get(docid);
     return (bytes === undefined ? undefined : docRecordField(bytes, fid)) ?? NO_VALUES;
@@ -210,6 +245,10 @@ class IndexFacetReader implements FacetReader {
 
   geoBox(top: number, right: number, bottom: number, left: number): Bitmap {
     return geoBox(this.#t, top, right, bottom, left);
+  }
+
+  geoShapes(query: ShapeQuery): Bitmap {
+    return shapeDocids(this.#t, query);
   }
 
   geoNearest(lat: number, lng: number, within: Bitmap, order: 'asc' | 'desc' = 'asc'): Iterable<[number, number]> {

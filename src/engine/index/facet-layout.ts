@@ -35,6 +35,18 @@ export const GEO_CELLS = table<[number, number], Uint8Array>(
   'binary',
   'maps (grid level, Morton code of a cell) to the documents whose point lies in it; at the finest level, to the points themselves (id, lat, lng)',
 );
+export const GEOJSON_SHAPES = table<number, Uint8Array>(
+  'geojson-shapes',
+  'uint32',
+  'binary',
+  'maps an internal id to its `_geojson` shape: points, lines and exterior rings, densified along great circles (facet/geojson.ts)',
+);
+export const GEOJSON_CELLS = table<[number, number], Uint8Array>(
+  'geojson-cells',
+  'ordered',
+  'binary',
+  'maps (grid level, Morton code of a cell) to the documents whose shape parts are filed there, each with the box of those parts (facet/geojson-grid.ts)',
+);
 export const FACET_META = table<string, unknown>('facet-meta', 'string', 'msgpack', 'maps a bookkeeping key (configuration indexed, level sizes per field) to its value');
 
 /** Exists / null / empty sets of a field, as the second key part of FACET_FIELD_DOCIDS. */
@@ -50,6 +62,8 @@ export interface FacetTables {
   docValues: Table<number, Uint8Array>;
   geoPoints: Table<number, Uint8Array>;
   geoCells: Table<[number, number], Uint8Array>;
+  geojsonShapes: Table<number, Uint8Array>;
+  geojsonCells: Table<[number, number], Uint8Array>;
   meta: Table<string, unknown>;
 }
 
@@ -61,6 +75,8 @@ export function openFacetTables(env: Env): FacetTables {
     docValues: env.table(FACET_DOC_VALUES),
     geoPoints: env.table(GEO_POINTS),
     geoCells: env.table(GEO_CELLS),
+    geojsonShapes: env.table(GEOJSON_SHAPES),
+    geojsonCells: env.table(GEOJSON_CELLS),
     meta: env.table(FACET_META),
   };
 }

@@ -10,7 +10,7 @@ import type { SearchChunk } from './search-delta.ts';
 import { SearchIndexWriter, type SearchCheckpoint, type SearchWriterOptions } from './search-writer.ts';
 import { fieldPaths } from '../index/fields.ts';
 import { documentId, inferPrimaryKey } from '../index/primary-key.ts';
-import { FacetIndexWriter, type FacetCheckpoint, type FacetConfig } from '../facet/index.ts';
+import { FacetIndexWriter, type FacetCheckpoint, type FacetConfig, type FacetWriterOptions, type SourcedFacetChunk } from '../facet/index.ts';
 
 const MAX_FIELDS = 65_535;
 
@@ -29,11 +29,19 @@ interface WriterState {
 export interface DocumentsWriterOptions extends SearchWriterOptions {
   /** what facet indexing runs with; without it no facet tables are written */
   facets?: FacetConfig;
+  /** options of the facet writer (tests lower its bound of pending changes) */
+  facetWriter?: FacetWriterOptions;
 }
 
 /** A document's place in a chunk of search data made by the extractor thread. */
 export interface ExtractedSearch {
   chunk: SearchChunk;
+  index: number;
+}
+
+/** A document's place in a chunk of facet data made by the extractor thread. */
+export interface ExtractedFacets {
+  chunk: SourcedFacetChunk;
   index: number;
 }
 
@@ -83,7 +91,7 @@ export class DocumentsWriter {
     this.#fieldSet = new Set(this.#s.fieldsOrder);
     this.#fids = new Map(this.#s.fieldsOrder.map((f, i) => [f, i]));
     this.#search = search ? new SearchIndexWriter(index, search, (path) => this.#fids.get(path) ?? -1, options) : null;
-    this.#facets = options.facets ? new FacetIndexWriter(index, options.facets, (path) => this.#fieldId(path)) : null;
+    this.#facets = options.facets ? new FacetIndexWriter(index, options.facets, (path) => this.#fieldId(path), options.facetWriter) : null;
     this.#emptyAtStart = used.size === 0;
   }
 
@@ -101,6 +109,12 @@ export class DocumentsWriter {
   /** What search indexing runs with now, for the extractor thread (null without search). */
   get searchConfig(): SearchConfig | null {
     return this.#search?.config ?? null;
+  }
+
+  /** What facet indexing runs with now, for the extractor thread (null when nothing is faceted). */
+  get facetConfig(): FacetConfig | null {
+    const facets = this.#facets;
+    return facets !== null && facets.active ? facets.config : null;
   }
 
   /**
@@ -157,10 +171,11 @@ export class DocumentsWriter {
 
   /**
    * Adds or updates a document already parsed by an extractor (id, JSON text, field paths, and
-   * its chunk's search data when the extractor ran with this writer's `searchConfig`).
+   * its chunk's search data when the extractor ran with this writer's `searchConfig`, its facet
+   * data when it ran with its `facetConfig`).
    */
-  addExtracted(id: string, json: Uint8Array, paths: readonly string[], opts: AddOptions, search?: ExtractedSearch | null): boolean {
-    return this.#put(id, opts, json, paths, undefined, search ?? null);
+  addExtracted(id: string, json: Uint8Array, paths: readonly string[], opts: AddOptions, search?: ExtractedSearch | null, facets?: ExtractedFacets | null): boolean {
+    return this.#put(id, opts, json, paths, undefined, search ?? null, facets ?? null);
   }
 
   #put(
@@ -170,6 +185,7 @@ export class DocumentsWriter {
     paths: readonly string[],
     parsed: Record<string, unknown> | undefined,
     record: ExtractedSearch | null = null,
+    facetRecord: ExtractedFacets | null = null,
   ): boolean {
     const existing = this.#emptyAtStart ? this.#knownIds.get(extId) : this.index.externalIds.get(extId);
     if (existing === undefined) {
@@ -181,7 +197,7 @@ export class DocumentsWriter {
         this.#addedIds.push(extId);
       }
       this.#storeRaw(id, json ?? Buffer.from(JSON.stringify(parsed)), paths);
-      this.#indexAdded(id, extId, parsed, json, record);
+      this.#indexAdded(id, extId, parsed, json, record, facetRecord);
       return true;
     }
     const stored = this.index.documents.get(existing);
@@ -202,20 +218,29 @@ export class DocumentsWriter {
         this.#forget(existing, stored, parseDocument(stored));
       }
       this.#storeRaw(existing, bytes, paths);
-      this.#indexAdded(existing, extId, parsed, json, record);
+      this.#indexAdded(existing, extId, parsed, json, record, facetRecord);
     }
     return true;
   }
 
-  #indexAdded(id: number, extId: string, parsed: Record<string, unknown> | undefined, json: Uint8Array | undefined, extracted: ExtractedSearch | null): void {
+  #indexAdded(
+    id: number,
+    extId: string,
+    parsed: Record<string, unknown> | undefined,
+    json: Uint8Array | undefined,
+    extracted: ExtractedSearch | null,
+    extractedFacets: ExtractedFacets | null,
+  ): void {
     const search = this.#search;
     if (search !== null) {
       if (extracted !== null) search.addFromChunk(id, extracted.chunk, extracted.index);
       else search.addDocument(id, (parsed ??= parseJson(json!)));
     }
-    // facet data is extracted here (an invalid `_geo` fails the task)
+    // an invalid `_geo` fails the task (extracted here, or found by the extractor thread)
     const facets = this.#facets;
-    if (facets !== null && facets.active) facets.addDocument(id, parsed ?? parseJson(json!), extId);
+    if (facets === null || !facets.active) return;
+    if (extractedFacets !== null && extractedFacets.chunk.source.config === facets.config) facets.addExtracted(id, extractedFacets.chunk, extractedFacets.index);
+    else facets.addDocument(id, parsed ?? parseJson(json!), extId);
   }
 
   /** Deletes documents by external id; returns how many existed. */

@@ -39,7 +39,7 @@ export class GeoNotFilterableError extends Error {
   }
 }
 
-/** A construct this engine cannot evaluate yet (vector filters, `_foreign`, GeoJSON shapes). */
+/** A construct this engine cannot evaluate yet (vector filters, `_foreign`). */
 export class UnsupportedFilterError extends Error {
   constructor(
     /** what is refused, already quoted: ``a `_foreign` filter`` */

@@ -5,7 +5,8 @@
 // 4. CONTAINS, STARTS WITH (empty prefix = EXISTS), normalization of values;
 // 5. NOT is relative to its universe; AND stops at an empty result, so later conditions raise
 //    nothing; a field never seen or matched by no rule gives ∅ without checking operators;
-// 6. operator permissions (IN checked as `=`, each element), geo checks and geo filters;
+// 6. operator permissions (IN checked as `=`, each element), geo checks and geo filters (`_geo`
+//    points, `_geojson` shapes, both);
 // 7. the reader's bitmaps are never changed.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -15,7 +16,6 @@ import {
   evaluateFilter,
   GeoNotFilterableError,
   OperatorNotAllowedError,
-  UnsupportedFilterError,
   type FieldAccess,
   type FilterScope,
 } from './index.ts';
@@ -180,7 +180,23 @@ test('6. operator permissions and geo', () => {
   assert.equal(noGeo.token.text, '1');
   const polygon = errorOf('_geoPolygon([1, 2], [3, 4], [5, 6])');
   assert.ok(polygon instanceof GeoNotFilterableError && polygon.attribute === '_geojson');
-  assert.ok(errorOf('_geoPolygon([1, 2], [3, 4], [5, 6])', { points: false, shapes: true }) instanceof UnsupportedFilterError);
+  // `_geojson` shapes: the polygon only sees shapes, radius and box see points and shapes
+  const shapes: Doc[] = [
+    { _geojson: { type: 'Point', coordinates: [1, 1] } },
+    { _geojson: { type: 'Polygon', coordinates: [[[0, 0], [3, 0], [3, 3], [0, 0]]] }, _geo: { lat: 40, lng: 40 } },
+    { _geo: { lat: 1, lng: 1 } },
+    { _geojson: { type: 'LineString', coordinates: [[170, -5], [-170, 5]] } },
+  ];
+  const both = { geo: { points: true, shapes: true } };
+  assert.deepEqual(matching(shapes, '_geoPolygon([0.5, 0.5], [0.5, 1.5], [1.5, 1.5], [1.5, 0.5])', both), [0, 1]);
+  assert.deepEqual(matching(shapes, '_geoRadius(1, 1, 1000)', both), [0, 1, 2]);
+  assert.deepEqual(matching(shapes, '_geoRadius(1, 1, 1000)', { geo: { points: false, shapes: true } }), [0, 1]);
+  assert.deepEqual(matching(shapes, '_geoRadius(1, 1, 1000)'), [2]);
+  assert.deepEqual(matching(shapes, '_geoBoundingBox([41, 41], [39, 39])', both), [1]);
+  assert.deepEqual(matching(shapes, '_geoBoundingBox([1, -175], [-1, 175])', both), [3]);
+  assert.deepEqual(matching(shapes, 'NOT _geoPolygon([0.5, 0.5], [0.5, 1.5], [1.5, 1.5])', both), [2, 3]);
+  // without `_geo` filterable, a box only sees shapes: `_geo.lat` / `_geo.lng` rules do not matter
+  assert.deepEqual(matching(shapes, '_geoBoundingBox([2, 2], [0, 0])', { geo: { points: false, shapes: true }, access: () => null }), [0, 1]);
   const latitude = errorOf('_geoRadius(100, 2, 3)');
   assert.ok(latitude instanceof FilterSyntaxError);
   assert.equal(latitude.message, 'Bad latitude `100`. Latitude must be contained between -90 and 90 degrees.\n12:15 _geoRadius(100, 2, 3)');

@@ -15,8 +15,9 @@
 //           EXISTS / IS NULL / IS EMPTY from their own sets
 //           CONTAINS s       strings containing norm s
 //           STARTS WITH s    strings starting with norm s; empty s → EXISTS
-//   geo   arguments checked (geo-check.ts) → `_geo` points via the reader; `_geojson` shapes
-//         are not indexed here (UnsupportedFilterError); neither filterable → GeoNotFilterableError
+//   geo   arguments checked (geo-check.ts); neither `_geo` nor `_geojson` filterable →
+//         GeoNotFilterableError; radius and box: `_geo` points ∪ `_geojson` shapes meeting the
+//         area (each when filterable); polygon: `_geojson` shapes only
 //
 // Filterability of the fields named in the filter is checked by the caller before this runs
 // (milli checks every field up front, even in branches never evaluated).
@@ -123,8 +124,7 @@ class Evaluator {
         return this.#geoBoundingBox(node);
       case 'geoPolygon': {
         if (!this.#scope.geo.shapes) throw new GeoNotFilterableError('_geojson', node.points[0]![0]);
-        geoPolygonPoints(node);
-        throw new UnsupportedFilterError('`_geoPolygon`', node.points[0]![0].span);
+        return borrowed(this.#reader.geoShapes({ kind: 'polygon', points: geoPolygonPoints(node) }));
       }
       case 'vectorExists':
         throw new UnsupportedFilterError('a `_vectors` filter', node.field.span);
@@ -222,24 +222,28 @@ class Evaluator {
   }
 
   #geoRadius(node: GeoRadiusNode): Bits {
-    const { lat, lng, radius } = geoRadiusArgs(node);
+    const { lat, lng, radius, resolution } = geoRadiusArgs(node);
     const { points, shapes } = this.#scope.geo;
     if (!points && !shapes) throw new GeoNotFilterableError('_geo/_geojson', node.lat);
-    if (shapes) throw new UnsupportedFilterError('`_geoRadius` on `_geojson` shapes', node.lat.span);
-    return borrowed(this.#reader.geoRadius(lat, lng, radius));
+    const near = points ? this.#reader.geoRadius(lat, lng, radius) : null;
+    const meeting = shapes ? this.#reader.geoShapes({ kind: 'circle', lat, lng, meters: radius, resolution }) : null;
+    return union(near, meeting);
   }
 
   #geoBoundingBox(node: GeoBoundingBoxNode): Bits {
     const { top, right, bottom, left } = geoBoundingBoxArgs(node);
     const { points, shapes } = this.#scope.geo;
     if (!points && !shapes) throw new GeoNotFilterableError('_geo/_geojson', node.topRight[0]);
-    if (shapes) throw new UnsupportedFilterError('`_geoBoundingBox` on `_geojson` shapes', node.topRight[0].span);
-    // milli evaluates the box as `_geo.lat` and `_geo.lng` TO ranges: the rules matching those
-    // fields decide (no rule → no document; no comparison → an operator error)
-    const latitudes = this.#geoPart('_geo.lat');
-    const longitudes = this.#geoPart('_geo.lng');
-    if (!latitudes || !longitudes) return none();
-    return borrowed(this.#reader.geoBox(top, right, bottom, left));
+    let inside: Bitmap | null = null;
+    if (points) {
+      // milli evaluates the box as `_geo.lat` and `_geo.lng` TO ranges: the rules matching those
+      // fields decide (no rule → no document; no comparison → an operator error)
+      const latitudes = this.#geoPart('_geo.lat');
+      const longitudes = this.#geoPart('_geo.lng');
+      inside = latitudes && longitudes ? this.#reader.geoBox(top, right, bottom, left) : new Bitmap();
+    }
+    const meeting = shapes ? this.#reader.geoShapes({ kind: 'box', top, right, bottom, left }) : null;
+    return union(inside, meeting);
   }
 
   /** Whether the `TO` range milli runs on `field` for a bounding box can select anything. */
@@ -250,6 +254,13 @@ class Evaluator {
     checkOperator(field, 'TO', access);
     return true;
   }
+}
+
+/** The union of the parts found (at least one is). */
+function union(a: Bitmap | null, b: Bitmap | null): Bits {
+  if (a === null) return borrowed(b!);
+  if (b === null) return borrowed(a);
+  return owned(Bitmap.or(a, b));
 }
 
 function checkOperator(field: string, operator: FilterOperator, access: FieldAccess): void {

@@ -2,12 +2,12 @@
 // use (filters.md §3, §10). Every bitmap a reader returns may be shared with its cache:
 // callers clone before mutating.
 
-import type { Bound, FacetReader as FacetIndexReader } from '../../facet/index.ts';
+import type { Bound, FacetReader as FacetIndexReader, ShapeQuery } from '../../facet/index.ts';
 
-export type { Bound };
+export type { Bound, ShapeQuery };
 export { compareUtf8 } from '../../words/index.ts';
 
-/** The facet values of an index, per field id: normalized strings, numbers, exists/null/empty, geo points. */
+/** The facet values of an index, per field id: normalized strings, numbers, exists/null/empty, geo points and shapes. */
 export type FacetReader = Pick<
   FacetIndexReader,
   | 'fieldId'
@@ -22,6 +22,7 @@ export type FacetReader = Pick<
   | 'isEmpty'
   | 'geoRadius'
   | 'geoBox'
+  | 'geoShapes'
 >;
 
 const EDGE_WHITE_SPACE = /^\p{White_Space}+|\p{White_Space}+$/gu;

@@ -6,6 +6,7 @@ import { siblingModule, WORKER_BOOT } from '../../threads/entry.ts';
 import type { SearchConfig } from '../search-config.ts';
 import type { RecordSource } from '../search-data.ts';
 import type { SearchChunk } from '../search-delta.ts';
+import type { FacetConfig, FacetSource, SourcedFacetChunk } from '../../facet/index.ts';
 import { requestBuffers, type FlushRequest, type FlushSlice } from '../flush-prepare.ts';
 import { CONSUMED, CONTROL_WORDS, HEARTBEAT, PRODUCED, SILENCE_LIMIT_MS, STOP, type Chunk, type ExtractJob, type FlushJob, type FromExtractor } from './protocol.ts';
 
@@ -16,6 +17,8 @@ export interface ExtractedDocument {
   paths: readonly string[];
   /** its chunk's search data and its place in it, when the job asked for them */
   search: { chunk: SearchChunk; index: number } | null;
+  /** its chunk's facet data and its place in it, when the job asked for them */
+  facets: { chunk: SourcedFacetChunk; index: number } | null;
 }
 
 export class Extractor {
@@ -41,14 +44,21 @@ export class Extractor {
 
   /**
    * The documents of an NDJSON payload file in order, with their chunk's search data when `search`
-   * is given. Throws the extractor's EngineError at the document that has one; `shouldAbort` is
-   * polled between chunks.
+   * is given and facet data when `facets` is. Throws the extractor's EngineError at the document
+   * that has one (an invalid `_geo` is the writer's to raise); `shouldAbort` is polled between chunks.
    */
-  *documents(file: string, primaryKey: string, shouldAbort: () => boolean = () => false, search: SearchConfig | null = null): Generator<ExtractedDocument> {
+  *documents(
+    file: string,
+    primaryKey: string,
+    shouldAbort: () => boolean = () => false,
+    search: SearchConfig | null = null,
+    facets: FacetConfig | null = null,
+  ): Generator<ExtractedDocument> {
     const jobId = this.#start();
-    this.#port.postMessage({ type: 'job', jobId, file, primaryKey, search } satisfies ExtractJob);
+    this.#port.postMessage({ type: 'job', jobId, file, primaryKey, search, facets } satisfies ExtractJob);
     const shapes = new Map<number, string[]>();
     const source: RecordSource = { words: [], fields: [] };
+    const facetSource: FacetSource | null = facets === null ? null : { config: facets, fields: [], strings: [] };
     let done = false;
     try {
       while (!done) {
@@ -60,7 +70,11 @@ export class Extractor {
           for (const w of m.search.newWords) source.words.push(w);
           for (const f of m.search.newFields) source.fields.push(f);
         }
-        yield* unpack(m, shapes, source);
+        if (m.facets && facetSource) {
+          for (const f of m.facets.newFields) facetSource.fields.push(f);
+          for (const s of m.facets.newStrings) facetSource.strings.push(s);
+        }
+        yield* unpack(m, shapes, source, facetSource);
         done = m.last;
       }
     } finally {
@@ -156,14 +170,16 @@ export class ExtractionStopped extends Error {
   }
 }
 
-function* unpack(m: Chunk, shapes: Map<number, string[]>, source: RecordSource): Generator<ExtractedDocument> {
+function* unpack(m: Chunk, shapes: Map<number, string[]>, source: RecordSource, facetSource: FacetSource | null): Generator<ExtractedDocument> {
   const json = new Uint8Array(m.json.buffer, m.json.byteOffset, m.json.byteLength);
   const chunk: SearchChunk | null = m.search === null ? null : { source, tables: m.search.tables, ids: new Int32Array(m.ids.length).fill(-1) };
+  const facetChunk: SourcedFacetChunk | null = m.facets === null || facetSource === null ? null : { ...m.facets, source: facetSource };
   let start = 0;
   for (let i = 0; i < m.ids.length; i++) {
     const end = m.ends[i]!;
     const search = chunk === null ? null : { chunk, index: i };
-    yield { id: m.ids[i]!, json: json.subarray(start, end), paths: shapes.get(m.shapes[i]!)!, search };
+    const facets = facetChunk === null ? null : { chunk: facetChunk, index: i };
+    yield { id: m.ids[i]!, json: json.subarray(start, end), paths: shapes.get(m.shapes[i]!)!, search, facets };
     start = end;
   }
 }

@@ -1,7 +1,7 @@
 // The channel between the writer (scheduler worker) and an extractor thread.
 //
 //   writer ──job──► extractor: reads the payload file, parses each document, computes its
-//      ▲            external id, field shape and search data, packs chunks of documents
+//      ▲            external id, field shape, search data and facet data, packs chunks of documents
 //      └──chunk◄──  (transferred buffers; at most IN_FLIGHT chunks ahead of the writer)
 //
 //   writer ──flush─► extractor: groups and orders a search delta, encodes its bitmaps
@@ -10,6 +10,7 @@
 //
 // The writer consumes inside a synchronous LMDB transaction, so it cannot await messages:
 // it pulls them with receiveMessageOnPort and sleeps on a shared counter with Atomics.wait.
+import type { FacetChunk, FacetConfig } from '../../facet/index.ts';
 import type { GroupedPostings } from '../postings.ts';
 import type { SearchConfig } from '../search-config.ts';
 import type { FlushRequest, FlushSlice } from '../flush-prepare.ts';
@@ -33,6 +34,8 @@ export interface ExtractJob {
   primaryKey: string;
   /** extract search data with this configuration (null: none) */
   search: SearchConfig | null;
+  /** extract facet data with this configuration (null: none) */
+  facets: FacetConfig | null;
 }
 
 /**
@@ -58,6 +61,8 @@ export interface Chunk {
   /** shapes first seen in this chunk: id → field paths */
   newShapes: [number, string[]][];
   search: ChunkSearch | null;
+  /** the chunk's facet data (engine/facet/chunk.ts) when the job asked for it */
+  facets: FacetChunk | null;
   last: boolean;
 }
 

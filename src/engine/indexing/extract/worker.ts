@@ -1,12 +1,14 @@
 // The extractor thread: turns payload files into packed chunks for the writer (protocol.ts),
-// with the chunk's search data when the job asks for it (search-data.ts, search-delta.ts), and
-// prepares the writer's search-table writes between jobs (search-flush.ts).
+// with the chunk's search data (search-data.ts, search-delta.ts) and facet data (facet/chunk.ts)
+// when the job asks for them, and prepares the writer's search-table writes between jobs
+// (search-flush.ts).
 import fs from 'node:fs';
 import { workerData, type MessagePort } from 'node:worker_threads';
 import { EngineError } from '../../errors.ts';
 import { lowerThreadPriority } from '../../threads/priority.ts';
 import { fieldPaths } from '../../index/fields.ts';
 import { documentId } from '../../index/primary-key.ts';
+import { compileFacetConfig, FacetChunkBuilder, facetChunkBuffers, type CompiledFacetConfig, type FacetConfig } from '../../facet/index.ts';
 import { compileSearchConfig, type CompiledSearchConfig, type SearchConfig } from '../search-config.ts';
 import { SearchDataExtractor, type Interner } from '../search-data.ts';
 import { SearchDelta, TABLE_NAMES } from '../search-delta.ts';
@@ -134,13 +136,23 @@ function compiledFor(config: SearchConfig): CompiledSearchConfig {
   return compiled.config;
 }
 
+let compiledFacets: { key: string; config: CompiledFacetConfig } | null = null;
+
+function compiledFacetsFor(config: FacetConfig): CompiledFacetConfig {
+  const key = JSON.stringify(config);
+  if (compiledFacets === null || compiledFacets.key !== key) compiledFacets = { key, config: compileFacetConfig(config) };
+  return compiledFacets.config;
+}
+
 function run(job: ExtractJob): void {
   const shapeIds = new Map<string, number>();
   const search = job.search === null ? null : new JobSearch(compiledFor(job.search));
+  const facets = job.facets === null ? null : new FacetChunkBuilder(compiledFacetsFor(job.facets));
   let pending = new Pending();
   const flush = (last: boolean): boolean => {
     const json = pending.json.subarray(0, pending.bytes);
     const records = search?.take() ?? null;
+    const facetData = facets?.take() ?? null;
     const chunk: Chunk = {
       type: 'chunk',
       jobId: job.jobId,
@@ -150,11 +162,13 @@ function run(job: ExtractJob): void {
       shapes: Uint32Array.from(pending.shapes),
       newShapes: pending.newShapes,
       search: records,
+      facets: facetData,
       last,
     };
     pending = new Pending();
     const transfer = [json.buffer as ArrayBuffer, chunk.ends.buffer as ArrayBuffer, chunk.shapes.buffer as ArrayBuffer];
     if (records) for (const g of records.tables) transfer.push(g.keyA.buffer as ArrayBuffer, g.keyB.buffer as ArrayBuffer, g.start.buffer as ArrayBuffer, g.ids.buffer as ArrayBuffer);
+    if (facetData) transfer.push(...facetChunkBuffers(facetData));
     return send(chunk, transfer);
   };
   const line = (data: Buffer, start: number, end: number): boolean => {
@@ -162,6 +176,7 @@ function run(job: ExtractJob): void {
     const id = documentId(doc, job.primaryKey);
     const paths = fieldPaths(doc);
     search?.add(doc);
+    facets?.add(doc, id);
     const key = paths.join('\u0000');
     let shape = shapeIds.get(key);
     if (shape === undefined) {

@@ -35,10 +35,10 @@ function fake(docs: Value[][], points: ([number, number] | undefined)[] = []): S
     docNumbers: (_fid, id) => (docs[id] ?? []).filter((v): v is number => typeof v === 'number'),
     docStrings: (_fid, id) => (docs[id] ?? []).filter((v): v is string => typeof v === 'string'),
     geoPoint: (id) => points[id],
-    *geoNearest(lat, lng, within) {
+    *geoNearest(lat, lng, within, order = 'asc') {
       const d = (p: [number, number]) => Math.hypot(p[0] - lat, p[1] - lng) * 1000;
       const list = [...within].filter((id) => points[id] !== undefined).map((id) => [id, d(points[id]!)] as [number, number]);
-      list.sort((a, b) => a[1] - b[1]);
+      list.sort((a, b) => (order === 'asc' ? a[1] - b[1] : b[1] - a[1]));
       yield* list;
     },
   };

@@ -16,12 +16,14 @@ import type { Bucket, SortDetail } from './rules.ts';
 /** The facet values sorting reads (implemented by the facet index). */
 export interface SortValues {
   fieldId(path: string): number | undefined;
-  numbers(fid: number, order: 'asc' | 'desc'): Iterable<[number, Bitmap]>;
-  strings(fid: number, order: 'asc' | 'desc'): Iterable<[normalized: string, original: string, docids: Bitmap]>;
+  /** with `within`, a reader may skip the values none of those documents hold (callers still intersect) */
+  numbers(fid: number, order: 'asc' | 'desc', within?: Bitmap): Iterable<[number, Bitmap]>;
+  strings(fid: number, order: 'asc' | 'desc', within?: Bitmap): Iterable<[normalized: string, original: string, docids: Bitmap]>;
   docNumbers(fid: number, docid: number): readonly number[];
   docStrings(fid: number, docid: number): readonly string[];
   geoPoint(docid: number): [lat: number, lng: number] | undefined;
-  geoNearest(lat: number, lng: number, within: Bitmap): Iterable<[docid: number, meters: number]>;
+  /** nearest first (`asc`, the default) or farthest first (`desc`); ties in internal id order */
+  geoNearest(lat: number, lng: number, within: Bitmap, order?: 'asc' | 'desc'): Iterable<[docid: number, meters: number]>;
 }
 
 export type SortCriterion = { kind: 'field'; field: string; asc: boolean } | { kind: 'geo'; lat: number; lng: number; asc: boolean };
@@ -56,14 +58,16 @@ function* fieldBuckets(universe: Bitmap, graph: RankGraph, field: string, asc: b
   }
   const order = asc ? 'asc' : 'desc';
   let remaining = universe;
-  for (const [n, ids] of values.numbers(fid, order)) {
+  // the values none of the universe holds would make empty buckets: the reader skips them (whole
+  // groups of values at once), which matters when a few hundred documents are spread over many values
+  for (const [n, ids] of values.numbers(fid, order, universe)) {
     const hit = Bitmap.and(ids, remaining);
     if (hit.isEmpty) continue;
     remaining = Bitmap.andNot(remaining, hit);
     yield bucket(hit, graph, detail(n));
     if (remaining.isEmpty) return;
   }
-  for (const [normalized, , ids] of values.strings(fid, order)) {
+  for (const [normalized, , ids] of values.strings(fid, order, universe)) {
     const hit = Bitmap.and(ids, remaining);
     if (hit.isEmpty) continue;
     remaining = Bitmap.andNot(remaining, hit);
@@ -136,8 +140,9 @@ function* geoBuckets(universe: Bitmap, graph: RankGraph, c: Extract<SortCriterio
     yield bucket(universe, graph, detail(null, null));
     return;
   }
-  let ordered: Iterable<[number, number]> = values.geoNearest(c.lat, c.lng, universe);
-  if (!c.asc) ordered = [...ordered].reverse();
+  // desc is the exact reverse of the nearest-first walk (ties in decreasing id order), read lazily
+  // from the farthest-first walk instead of materialising every document of the universe
+  const ordered = c.asc ? values.geoNearest(c.lat, c.lng, universe) : tiesReversed(values.geoNearest(c.lat, c.lng, universe, 'desc'));
   const placed = new Bitmap();
   let current: number[] = [];
   let first: [number, number] | null = null;
@@ -155,4 +160,17 @@ function* geoBuckets(universe: Bitmap, graph: RankGraph, c: Extract<SortCriterio
   yield* flush();
   const rest = Bitmap.andNot(universe, placed);
   if (!rest.isEmpty) yield bucket(rest, graph, detail(null, null));
+}
+
+/** A farthest-first walk (ties in increasing id order) with each run of equal distances reversed. */
+function* tiesReversed(farthest: Iterable<[number, number]>): Iterable<[number, number]> {
+  let run: [number, number][] = [];
+  for (const entry of farthest) {
+    if (run.length > 0 && entry[1] !== run[0]![1]) {
+      for (let i = run.length - 1; i >= 0; i--) yield run[i]!;
+      run = [];
+    }
+    run.push(entry);
+  }
+  for (let i = run.length - 1; i >= 0; i--) yield run[i]!;
 }
