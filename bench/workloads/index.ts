@@ -1,4 +1,9 @@
+import { facetsEcommerce } from './facets-ecommerce.ts';
+import { filterEcommerce } from './filter-ecommerce.ts';
+import { filterRangeCities } from './filter-range-cities.ts';
+import { geoCities } from './geo-cities.ts';
 import { ingestCities } from './ingest-cities.ts';
+import { multiEcommerce } from './multi-ecommerce.ts';
 import { searchCities } from './search-cities.ts';
 import { searchCommedia } from './search-commedia.ts';
 import { searchEcommerce } from './search-ecommerce.ts';
@@ -8,5 +13,18 @@ import { searchMovies } from './search-movies.ts';
 import type { Workload } from './types.ts';
 
 export const workloads: Record<string, Workload> = Object.fromEntries(
-  [ingestCities, searchEcommerce, searchMovies, searchCities, searchCommedia, searchGames, searchEmails].map((w) => [w.name, w]),
+  [
+    ingestCities,
+    searchEcommerce,
+    searchMovies,
+    searchCities,
+    searchCommedia,
+    searchGames,
+    searchEmails,
+    filterEcommerce,
+    facetsEcommerce,
+    geoCities,
+    filterRangeCities,
+    multiEcommerce,
+  ].map((w) => [w.name, w]),
 );
