@@ -69,8 +69,8 @@ export function facetChunkBuffers(c: FacetChunk): ArrayBuffer[] {
   );
 }
 
-/** Job-wide ids; remembers the entries the current chunk added. */
-class JobIds {
+/** Job-wide ids; remembers the entries the current chunk added (also the search words' interner). */
+export class JobIds {
   readonly #ids = new Map<string, number>();
   fresh: string[] = [];
 

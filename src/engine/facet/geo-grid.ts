@@ -37,7 +37,7 @@ export function isOutlier(lat: number, lng: number): boolean {
 }
 
 /** Spreads the 16 low bits of `v` to the even bits of a 32-bit number. */
-function spread(v: number): number {
+export function spread(v: number): number {
   v &= 0xffff;
   v = (v | (v << 8)) & 0x00ff00ff;
   v = (v | (v << 4)) & 0x0f0f0f0f;

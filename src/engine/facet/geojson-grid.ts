@@ -16,6 +16,7 @@
 //
 // Boxes are stored as f32 rounded outwards: a larger box only turns a decision into an exact test.
 // An entry (id u32, w s e n f32) is 20 bytes, in the platform's byte order (little-endian).
+import { spread } from './geo-grid.ts';
 import { boxOf, type Box } from './geojson-geometry.ts';
 import { shapeParts, type Shape } from './geojson.ts';
 
@@ -29,15 +30,6 @@ export function cellKey(level: number, cell: number): number {
 
 export function cellKeyParts(key: number): [level: number, cell: number] {
   return [key % 16, Math.floor(key / 16)];
-}
-
-function spread(v: number): number {
-  v &= 0xffff;
-  v = (v | (v << 8)) & 0x00ff00ff;
-  v = (v | (v << 4)) & 0x0f0f0f0f;
-  v = (v | (v << 2)) & 0x33333333;
-  v = (v | (v << 1)) & 0x55555555;
-  return v >>> 0;
 }
 
 /** The Morton code of (column, row). */

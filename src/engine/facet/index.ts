@@ -3,7 +3,7 @@ export { facetReader, type Bound, type FacetReader } from './reader.ts';
 export { normalizeFacetString, MAX_FACET_VALUE_BYTES } from './normalize.ts';
 export { compileFacetConfig, defaultFacetConfig, facetSignature, type CompiledFacetConfig, type FacetConfig, type FacetRule } from './config.ts';
 export { extractFacets, type FacetRecord, type FieldFacets } from './extract.ts';
-export { FacetChunkBuilder, facetChunkBuffers, type FacetChunk, type FacetSource, type SourcedFacetChunk } from './chunk.ts';
+export { FacetChunkBuilder, facetChunkBuffers, JobIds, type FacetChunk, type FacetSource, type SourcedFacetChunk } from './chunk.ts';
 export { FacetIndexWriter, type FacetCheckpoint, type FacetWriterOptions } from './writer.ts';
 export { haversineMeters } from './geo-grid.ts';
 export { parseGeoField, geoPointOf, type GeoPoint } from './geo-field.ts';

@@ -8,9 +8,9 @@ import { EngineError } from '../../errors.ts';
 import { lowerThreadPriority } from '../../threads/priority.ts';
 import { fieldPaths } from '../../index/fields.ts';
 import { documentId } from '../../index/primary-key.ts';
-import { compileFacetConfig, FacetChunkBuilder, facetChunkBuffers, type CompiledFacetConfig, type FacetConfig } from '../../facet/index.ts';
+import { compileFacetConfig, FacetChunkBuilder, facetChunkBuffers, JobIds, type CompiledFacetConfig, type FacetConfig } from '../../facet/index.ts';
 import { compileSearchConfig, type CompiledSearchConfig, type SearchConfig } from '../search-config.ts';
-import { SearchDataExtractor, type Interner } from '../search-data.ts';
+import { SearchDataExtractor } from '../search-data.ts';
 import { SearchDelta, TABLE_NAMES } from '../search-delta.ts';
 import { prepareSlices, sliceBuffers } from '../flush-prepare.ts';
 import { CHUNK_DOCS, CONSUMED, HEARTBEAT, IN_FLIGHT, PRODUCED, STOP, type Chunk, type ChunkSearch, type ExtractJob, type FlushJob, type FromExtractor, type ToExtractor } from './protocol.ts';
@@ -80,33 +80,11 @@ class Pending {
   }
 }
 
-/** Interns into a job-wide table; remembers the entries the current chunk added. */
-class JobTable implements Interner {
-  readonly #ids = new Map<string, number>();
-  fresh: string[] = [];
-
-  id(s: string): number {
-    let id = this.#ids.get(s);
-    if (id === undefined) {
-      id = this.#ids.size;
-      this.#ids.set(s, id);
-      this.fresh.push(s);
-    }
-    return id;
-  }
-
-  takeFresh(): string[] {
-    const fresh = this.fresh;
-    this.fresh = [];
-    return fresh;
-  }
-}
-
 /** The search data of a job's documents, folded chunk by chunk into keys → documents. */
 class JobSearch {
   // job-wide ids: the writer can take them as its own (search-delta.ts, WordDict)
-  readonly #words = new JobTable();
-  readonly #fields = new JobTable();
+  readonly #words = new JobIds();
+  readonly #fields = new JobIds();
   readonly #extractor: SearchDataExtractor;
   readonly #delta = new SearchDelta();
   #docs = 0;
