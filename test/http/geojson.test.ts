@@ -20,6 +20,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
+import { fixturePath } from '../fixtures/paths.ts';
 import { startTestServer, uniqueIndex, type TestServer } from './helpers.ts';
 
 let t: TestServer;
@@ -136,7 +137,7 @@ describe('Meilisearch’s geojson tests', () => {
   test('the countries: a box over Europe, a box across the antimeridian', async () => {
     const uid = uniqueIndex('geojson_countries');
     const index = t.client.index(uid);
-    const countries = JSON.parse(fs.readFileSync(path.join(import.meta.dirname, '../../../shared/datasets/meili-fixtures/countries-geojson.json'), 'utf8'));
+    const countries = JSON.parse(fs.readFileSync(fixturePath('meili/countries-geojson.json'), 'utf8'));
     await succeeded(index.addDocuments(countries, { primaryKey: 'name' }));
     await succeeded(index.updateSettings({ filterableAttributes: ['_geojson'] }));
     const names = async (filter: string) =>

@@ -4,17 +4,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import assert from 'node:assert/strict';
-import { fileURLToPath } from 'node:url';
 import type { Settings } from 'meilisearch';
 import { uniqueIndex, type TestServer } from './helpers.ts';
-
-/** The repository root (two levels above this file). */
-export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-
-/** A file of the shared datasets, which live next to the repository (`../shared/datasets`). */
-export function datasetPath(relative: string): string {
-  return path.resolve(REPO_ROOT, '../shared/datasets', relative);
-}
 
 /**
  * Reads a file holding JSON values one after another (pretty-printed "ndjson", as in

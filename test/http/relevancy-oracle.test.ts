@@ -30,8 +30,9 @@
 // 4. every permutation of the criteria mix-up
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { fixturePath } from '../fixtures/paths.ts';
 import { startTestServer, type TestServer } from './helpers.ts';
-import { datasetPath, ids, makeIndex, readJsonValues, updateSettings } from './relevancy-helpers.ts';
+import { ids, makeIndex, readJsonValues, updateSettings } from './relevancy-helpers.ts';
 
 interface TestDocument {
   id: string;
@@ -45,7 +46,7 @@ interface TestDocument {
   [field: string]: unknown;
 }
 
-const DOCUMENTS = readJsonValues<TestDocument>(datasetPath('meili-fixtures/milli-ranking-test_set.ndjson'));
+const DOCUMENTS = readJsonValues<TestDocument>(fixturePath('meili/milli-ranking-test_set.ndjson'));
 const QUERY = 'hello world america';
 
 type Strategy = 'last' | 'all';

@@ -33,6 +33,7 @@ import {
 import { queryRegion, regionMeetsShape, shapeDocids, type ShapeQuery } from './geojson-reader.ts';
 import { encodeShape, parseGeoJsonField, shapeParts, type Shape } from './geojson.ts';
 import { haversineMeters } from './geo-grid.ts';
+import { fixturePath } from '../../../test/fixtures/paths.ts';
 
 test('Morton ranges cover the cells of a rectangle', () => {
   const random = rng(5);
@@ -232,7 +233,7 @@ test('queries through the cells equal a scan of every shape, through changes', (
 });
 
 test('Meilisearch’s countries: the Europe box, the box between Russia and Alaska, a circle', () => {
-  const docs = JSON.parse(fs.readFileSync(path.join(import.meta.dirname, '../../../../shared/datasets/meili-fixtures/countries-geojson.json'), 'utf8')) as {
+  const docs = JSON.parse(fs.readFileSync(fixturePath('meili/countries-geojson.json'), 'utf8')) as {
     name: string;
     _geojson: unknown;
   }[];

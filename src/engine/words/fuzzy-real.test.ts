@@ -4,14 +4,15 @@
 // accents, Turkish, Cyrillic, CJK...). Skipped when the shared datasets are not there.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { WordSet, compareUtf8 } from './index.ts';
 import type { FuzzyMatch, FuzzyOptions } from './fuzzy.ts';
 import { BIT_PARALLEL_MAX } from './fuzzy.ts';
 import { codePoints } from './utf8.ts';
+import { missingDatasets, sharedDatasetPath } from '../../../test/fixtures/paths.ts';
 
-const ENGLISH = '/work/shared/datasets/words-english-275k/words.txt';
-const CITIES = '/work/shared/datasets/geo-cities-geonames-135k/cities.ndjson';
+const ENGLISH = sharedDatasetPath('words-english-275k/words.txt');
+const CITIES = sharedDatasetPath('geo-cities-geonames-135k/cities.ndjson');
 
 function rng(seed: number): () => number {
   let s = seed >>> 0 || 1;
@@ -104,11 +105,9 @@ for (const maxTypos of [0, 1, 2] as const) {
   }
 }
 
-test('typo walk equals a brute-force oracle on real words (English + city names), 2,000 random queries', (t) => {
-  if (!existsSync(ENGLISH) || !existsSync(CITIES)) {
-    t.skip('shared datasets not available');
-    return;
-  }
+test('typo walk equals a brute-force oracle on real words (English + city names), 2,000 random queries', {
+  skip: missingDatasets('words-english-275k/words.txt', 'geo-cities-geonames-135k/cities.ndjson'),
+}, () => {
   const r = rng(0x5eed);
   const english = readFileSync(ENGLISH, 'utf8').split('\n').filter((x) => x.length > 0);
   const cityWords = new Set<string>();

@@ -7,10 +7,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { fixturePath } from '../../../../test/fixtures/paths.ts';
 import { testIndex } from './test-index.ts';
 
-const FIXTURE = fileURLToPath(new URL('../../../../../shared/datasets/meili-fixtures/milli-ranking-test_set.ndjson', import.meta.url));
+const FIXTURE = fixturePath('meili/milli-ranking-test_set.ndjson');
 
 /** The fixture is a stream of pretty-printed JSON objects. */
 function readObjects(text: string): Record<string, unknown>[] {
