@@ -119,7 +119,10 @@ export const WILDCARDS: Readonly<Record<string, readonly Action[]>> = {
   ],
 };
 
-/** Actions an index-scoped key (indexes neither containing `*` nor empty) may not contain. */
+/**
+ * Actions an index-scoped key (indexes neither containing `*` nor empty) may not contain, nor be
+ * granted through `*` or `*.get` (authorize.ts step 7).
+ */
 export const GLOBAL_ACTIONS: readonly Action[] = [
   'metrics.*',
   'metrics.get',

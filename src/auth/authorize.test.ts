@@ -13,9 +13,8 @@ import {
   MSG_MISSING_MASTER_KEY,
   metricsNeedsAllIndexes,
   type AuthRequest,
-  type TenantGrant,
-  type TenantTokenVerifier,
 } from './authorize.ts';
+import type { TenantGrant, TenantTokenVerifier } from './tenant-token.ts';
 import { anyPatternMatches } from './index-pattern.ts';
 
 const MASTER = 'MASTER_KEY';
@@ -64,6 +63,9 @@ before(async () => {
     empty: { actions: ['*'], indexes: [] },
     readonly: { actions: ['*.get', 'keys.get'], indexes: ['*'] },
     creator: { actions: ['indexes.create', 'documents.add'], indexes: ['a*'] },
+    scopedAll: { actions: ['*'], indexes: ['dog'] },
+    scopedRead: { actions: ['*.get'], indexes: ['do*'] },
+    starAmong: { actions: ['*'], indexes: ['dog', '*'] },
   };
   for (const [name, d] of Object.entries(defs)) {
     const k = await store.create({ name, description: null, actions: d.actions, indexes: d.indexes, expiresAt: d.expiresAt ?? null });
@@ -175,6 +177,19 @@ const rows: Row[] = [
   { name: 'read-only: fields.post', header: bearer('readonly'), action: 'fields.post', index: 'x', expect: { via: 'key', key: 'readonly' } },
   { name: 'read-only: chatCompletions', header: bearer('readonly'), action: 'chatCompletions', expect: INVALID },
   { name: 'read-only: documents.add', header: bearer('readonly'), action: 'documents.add', index: 'x', expect: INVALID },
+  // global actions need a key on every index, whatever its actions
+  { name: 'scoped * key: keys.create', header: bearer('scopedAll'), action: 'keys.create', keysRoute: true, expect: INVALID },
+  { name: 'scoped * key: keys.get', header: bearer('scopedAll'), action: 'keys.get', keysRoute: true, expect: INVALID },
+  { name: 'scoped * key: version', header: bearer('scopedAll'), action: 'version', expect: INVALID },
+  { name: 'scoped * key: experimental.update', header: bearer('scopedAll'), action: 'experimental.update', expect: INVALID },
+  { name: 'scoped * key: metrics.get', header: bearer('scopedAll'), action: 'metrics.get', expect: INVALID },
+  { name: 'scoped * key: tasks.get filters itself', header: bearer('scopedAll'), action: 'tasks.get', expect: { via: 'key', key: 'scopedAll' } },
+  { name: 'scoped * key: indexes.swap checks itself', header: bearer('scopedAll'), action: 'indexes.swap', expect: { via: 'key', key: 'scopedAll' } },
+  { name: 'scoped *.get key: version', header: bearer('scopedRead'), action: 'version', expect: INVALID },
+  { name: 'scoped *.get key: experimental.get', header: bearer('scopedRead'), action: 'experimental.get', expect: INVALID },
+  { name: 'scoped *.get key: stats.get', header: bearer('scopedRead'), action: 'stats.get', expect: { via: 'key', key: 'scopedRead' } },
+  { name: '* among the indexes: version', header: bearer('starAmong'), action: 'version', expect: { via: 'key', key: 'starAmong' } },
+  { name: '* among the indexes: keys.delete', header: bearer('starAmong'), action: 'keys.delete', keysRoute: true, expect: { via: 'key', key: 'starAmong' } },
   { name: 'not yet expired', header: bearer('expired'), action: 'search', at: T0 - 1, expect: { via: 'key', key: 'expired' } },
   { name: 'expired at expiresAt', header: bearer('expired'), action: 'search', at: T0, expect: INVALID },
   { name: 'expired', header: bearer('expired'), action: 'search', index: 'x', at: T0 + 1, expect: INVALID },

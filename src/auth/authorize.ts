@@ -1,6 +1,6 @@
 // Request authorization: the decision procedure of auth-keys.md §2, without HTTP.
 //
-// Tenant tokens (§7) plug in at step 4 through `TenantTokenVerifier`: given the bearer token of a
+// Tenant tokens (§7) plug in at step 4 through `TenantTokenVerifier` (tenant-token.ts): given the bearer token of a
 // request whose route requires one of `TENANT_TOKEN_ACTIONS` it returns null ("not a tenant
 // token": fall back to API key lookup), a `TenantGrant` (the parent key uid and the token's index
 // rules), or throws the ApiError of an invalid token. Steps 6-7 then apply to the parent key
@@ -11,37 +11,15 @@ import crypto from 'node:crypto';
 import { ApiError } from '../api/errors/index.ts';
 import type { Json } from '../api/validate/index.ts';
 import { nowMicros } from '../engine/time.ts';
-import { expandActions, isKeysAction } from './actions.ts';
+import { expandActions, isGlobalAction, isKeysAction } from './actions.ts';
 import { anyPatternMatches, formatPatternList } from './index-pattern.ts';
 import type { ApiKey, KeyStore } from './key-store.ts';
-import { createTenantTokenVerifier } from './tenant-token.ts';
+import { createTenantTokenVerifier, TENANT_TOKEN_ACTIONS, type TenantGrant, type TenantTokenVerifier } from './tenant-token.ts';
 
 export const MSG_MISSING_AUTHORIZATION_HEADER = 'The Authorization header is missing. It must use the bearer authorization method.';
 export const MSG_INVALID_API_KEY = 'The provided API key is invalid.';
 export const MSG_MISSING_MASTER_KEY =
   'Meilisearch is running without a master key. To access this API endpoint, you must have set a master key at launch.';
-
-/** What a valid tenant token grants (built by the §7 verifier). */
-export interface TenantGrant {
-  /** uid of the API key that signed the token (`apiKeyUid`). */
-  readonly keyUid: string;
-  /** The token's `searchRules` patterns, for the error message. */
-  readonly indexPatterns: readonly string[];
-  /** Whether the rules contain `*`. */
-  readonly allIndexes: boolean;
-  canSeeIndex(uid: string): boolean;
-  /** The token's forced filter for this index, if any (ANDed with the user's filter at search time). */
-  filterFor?(uid: string): Json | null;
-}
-
-/** The route actions for which a bearer token may be a tenant token (auth-keys.md §7). */
-export const TENANT_TOKEN_ACTIONS: ReadonlySet<string> = new Set(['search', 'chatCompletions']);
-
-/**
- * Step 4 hook. Returns null when `token` is not a tenant token (then API key lookup happens), a grant
- * for a valid token, or throws an ApiError (`invalid_api_key`) for an invalid/expired one.
- */
-export type TenantTokenVerifier = (token: string, keys: KeyStore) => TenantGrant | null;
 
 export interface AuthRequest {
   /** The raw `Authorization` header, undefined when absent. */
@@ -227,9 +205,14 @@ export class Authorizer {
       }
     }
 
-    // 7. action (for this index, or for any index when the route has none) and expiry
+    // 7. action (for this index, or for any index when the route has none) and expiry. A global
+    // action (keys, version, experimental features, metrics...) acts on the whole instance: only a
+    // key whose `indexes` holds `*` has it, even through `*` or `*.get`; routes without an index
+    // whose action is not global (tasks, batches, stats, indexes, swaps, multi-search) pass here
+    // and filter or refuse per index themselves (auth-keys.md §3, §6).
     const granted = this.#grantedActions(key);
     if (!granted.has(req.action) || key.indexes.length === 0) throw fail();
+    if (isGlobalAction(req.action) && !key.indexes.includes('*')) throw fail();
     if (this.#expired(key)) throw fail();
 
     return new AuthContext({

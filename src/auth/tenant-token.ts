@@ -6,9 +6,31 @@
 // the token's `exp` here, the parent key's existence, expiry, actions and indexes by the
 // Authorizer. Deleting or expiring a key therefore stops its tokens at once.
 import { ApiError } from '../api/errors/index.ts';
-import type { TenantGrant, TenantTokenVerifier } from './authorize.ts';
+import type { Json } from '../api/validate/index.ts';
 import { decodeTenantToken, type TenantTokenClaims } from './jwt.ts';
 import type { KeyStore } from './key-store.ts';
+
+/** What a valid tenant token grants (built by the §7 verifier). */
+export interface TenantGrant {
+  /** uid of the API key that signed the token (`apiKeyUid`). */
+  readonly keyUid: string;
+  /** The token's `searchRules` patterns, for the error message. */
+  readonly indexPatterns: readonly string[];
+  /** Whether the rules contain `*`. */
+  readonly allIndexes: boolean;
+  canSeeIndex(uid: string): boolean;
+  /** The token's forced filter for this index, if any (ANDed with the user's filter at search time). */
+  filterFor?(uid: string): Json | null;
+}
+
+/** The route actions for which a bearer token may be a tenant token (auth-keys.md §7). */
+export const TENANT_TOKEN_ACTIONS: ReadonlySet<string> = new Set(['search', 'chatCompletions']);
+
+/**
+ * Step 4 hook. Returns null when `token` is not a tenant token (then API key lookup happens), a grant
+ * for a valid token, or throws an ApiError (`invalid_api_key`) for an invalid/expired one.
+ */
+export type TenantTokenVerifier = (token: string, keys: KeyStore) => TenantGrant | null;
 
 export interface TenantTokenVerifierOptions {
   /** Clock in µs since the epoch. */

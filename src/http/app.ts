@@ -83,6 +83,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const routePatterns: { method: string; regex: RegExp }[] = [];
   app.addHook('onRoute', (route) => {
     if (route.method === 'OPTIONS' || route.method === 'HEAD') return;
+    route.handler = answerJson(route.handler as Handler);
     const regex = new RegExp('^' + route.url.replace(/\/\*$/, '/.*').replace(/:[^/]+/g, '[^/]+') + '$');
     for (const m of Array.isArray(route.method) ? route.method : [route.method]) routePatterns.push({ method: m, regex });
   });
@@ -100,6 +101,28 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   return app;
 }
 
+type Handler = (this: FastifyInstance, req: FastifyRequest, reply: FastifyReply) => unknown;
+
+/**
+ * Every value a handler returns is sent as JSON, with Meilisearch's exact `content-type:
+ * application/json` (fastify would add `; charset=utf-8`, and would send a returned string as
+ * `text/plain` without quotes: `byWord` for `GET /settings/proximity-precision`, which the
+ * official clients cannot parse). A handler that answers otherwise (NDJSON, an empty 204) calls
+ * `reply.send` itself.
+ */
+function answerJson(handler: Handler): Handler {
+  return async function (this: FastifyInstance, req: FastifyRequest, reply: FastifyReply) {
+    const value = await handler.call(this, req, reply);
+    if (value === undefined || value === reply || reply.sent) return value;
+    return asJson(reply).send(value);
+  };
+}
+
+/** The reply serialises whatever it is sent (a string too) with JSON.stringify, as `application/json`. */
+function asJson(reply: FastifyReply): FastifyReply {
+  return reply.header('content-type', 'application/json').serializer(JSON.stringify);
+}
+
 function sendError(app: FastifyInstance, err: unknown, req: FastifyRequest, reply: FastifyReply): void {
   let apiErr: ApiError;
   const fst = err as { code?: string; statusCode?: number; message?: string };
@@ -109,5 +132,5 @@ function sendError(app: FastifyInstance, err: unknown, req: FastifyRequest, repl
   else apiErr = toApiError(err);
   if (apiErr.code === 'internal') app.log.error({ err, url: req.url }, 'internal error');
   if (apiErr.status === 503) reply.header('retry-after', '10');
-  reply.code(apiErr.status).header('content-type', 'application/json; charset=utf-8').send(apiErr.toBody());
+  asJson(reply.code(apiErr.status)).send(apiErr.toBody());
 }
