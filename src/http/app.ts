@@ -4,7 +4,8 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { ApiError, toApiError } from '../api/errors/index.ts';
 import type { Instance } from '../instance/index.ts';
-import { authenticate, type RouteAuth } from './auth-hook.ts';
+import { authenticate } from './auth-hook.ts';
+import type { HttpContext } from './context.ts';
 import { formatByteSize } from '../cli/index.ts';
 import { registerServiceRoutes } from './routes/service.ts';
 import { registerKeyRoutes } from './routes/keys.ts';
@@ -24,20 +25,6 @@ export interface AppOptions {
 }
 
 /** What every route handler gets besides the request. */
-export interface HttpContext {
-  instance: Instance;
-  payloadLimit: number;
-  payloadLimitText: string;
-}
-
-declare module 'fastify' {
-  interface FastifyContextConfig {
-    auth?: RouteAuth;
-  }
-  interface FastifyRequest {
-    auth: import('../auth/index.ts').AuthContext;
-  }
-}
 
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({

@@ -17,7 +17,7 @@ import { asArray, expectObject } from '../../api/validate/index.ts';
 import { checkParams, queryBoolean, type RawQuery } from '../../api/validate/query.ts';
 import type { Index } from '../../engine/index/index.ts';
 import type { TaskKind } from '../../tasks/types.ts';
-import type { HttpContext } from '../app.ts';
+import type { HttpContext } from '../context.ts';
 import { readJson } from '../body.ts';
 import { indexParam, query, requireIndex } from './indexes.ts';
 

@@ -2,7 +2,7 @@
 // api/search/facets-search.ts; a tenant token's filter is ANDed with the request's.
 import type { FastifyInstance } from 'fastify';
 import { executeFacetSearch, fuseFilters, parseFacetSearchBody } from '../../api/search/index.ts';
-import type { HttpContext } from '../app.ts';
+import type { HttpContext } from '../context.ts';
 import { readJson } from '../body.ts';
 import { indexParam, requireIndex } from './indexes.ts';
 

@@ -16,7 +16,7 @@ import { summarizedTaskView } from '../../api/tasks/views.ts';
 import { parseQueryString, type RawQuery } from '../../api/validate/query.ts';
 import type { Index } from '../../engine/index/index.ts';
 import type { TaskKind } from '../../tasks/types.ts';
-import type { HttpContext } from '../app.ts';
+import type { HttpContext } from '../context.ts';
 import { readJson } from '../body.ts';
 import { parseUpdateIndex } from '../../api/indexes/index.ts';
 import { fieldsPage, parseFieldsQuery } from '../../api/indexes/fields.ts';

@@ -2,7 +2,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { keyListView, keyView, parseCreateKey, parseListKeysQuery, parseUpdateKey } from '../../api/keys/index.ts';
 import { ApiError } from '../../api/errors/index.ts';
-import type { HttpContext } from '../app.ts';
+import type { HttpContext } from '../context.ts';
 import { readJson } from '../body.ts';
 import { query } from './indexes.ts';
 

@@ -3,7 +3,7 @@
 import type { FastifyInstance } from 'fastify';
 import { executeMultiSearch, parseMultiSearchBody, wantsMetadata } from '../../api/search/index.ts';
 import { authorizeSearch } from '../../auth/index.ts';
-import type { HttpContext } from '../app.ts';
+import type { HttpContext } from '../context.ts';
 import { readJson } from '../body.ts';
 
 export function registerMultiSearchRoutes(app: FastifyInstance, ctx: HttpContext): void {

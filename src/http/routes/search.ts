@@ -2,7 +2,7 @@
 // in api/search/execute.ts.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { executeSearch, fuseFilters, parseSearchBody, parseSearchParams, wantsMetadata, type SearchQuery } from '../../api/search/index.ts';
-import type { HttpContext } from '../app.ts';
+import type { HttpContext } from '../context.ts';
 import { readJson } from '../body.ts';
 import { indexParam, query, requireIndex } from './indexes.ts';
 

@@ -6,7 +6,7 @@ import { checkFields, expectObject, typeError } from '../../api/validate/index.t
 import { parseQueryString } from '../../api/validate/query.ts';
 import { FEATURE_KEYS, type FeatureKey } from '../../instance/features.ts';
 import { API_VERSION } from '../../instance/index.ts';
-import type { HttpContext } from '../app.ts';
+import type { HttpContext } from '../context.ts';
 import { readJson } from '../body.ts';
 import { indexStats } from './indexes.ts';
 

@@ -14,7 +14,7 @@ import {
 } from '../../api/settings/index.ts';
 import { summarizedTaskView } from '../../api/tasks/views.ts';
 import { storedSettings } from '../../tasks/index-settings.ts';
-import type { HttpContext } from '../app.ts';
+import type { HttpContext } from '../context.ts';
 import { readJson } from '../body.ts';
 import { indexParam, requireIndex } from './indexes.ts';
 

@@ -11,7 +11,7 @@ import { Bitmap } from '../../engine/bitmap/index.ts';
 import { paginate } from '../../tasks/queue.ts';
 import type { Processing } from '../../tasks/scheduler/index.ts';
 import type { Batch, Task } from '../../tasks/types.ts';
-import type { HttpContext } from '../app.ts';
+import type { HttpContext } from '../context.ts';
 import { query } from './indexes.ts';
 
 function rawQueryString(req: FastifyRequest): string {
