@@ -7,7 +7,7 @@
 // Patterns are not validated (one that is no valid uid simply never matches exactly). A rule is
 // an object whose `filter` (any JSON, null = none) is kept and other keys ignored, or — serde's
 // struct-from-sequence — a one-element array holding the filter.
-import type { Json } from '../api/validate/index.ts';
+import type { Json } from '../engine/json.ts';
 import { matchesIndexPattern } from './index-pattern.ts';
 import { ContentMap, contentToJson, type Content } from './serde-json.ts';
 
@@ -75,8 +75,8 @@ function ruleFilter(value: Content): Json | null | undefined {
   if (value instanceof ContentMap) {
     const filters = value.entries.filter(([key]) => key === 'filter');
     if (filters.length > 1) return undefined; // duplicate field
-    return filters.length === 0 ? null : (contentToJson(filters[0]![1]) as Json);
+    return filters.length === 0 ? null : contentToJson(filters[0]![1]);
   }
-  if (Array.isArray(value)) return value.length === 1 ? (contentToJson(value[0]!) as Json) : undefined;
+  if (Array.isArray(value)) return value.length === 1 ? contentToJson(value[0]!) : undefined;
   return undefined;
 }

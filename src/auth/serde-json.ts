@@ -12,6 +12,7 @@
 //   the enclosing struct gives up, after it tried to close its `}` / `]`   (`fix_position`)
 //
 // Line = 1 + newlines before; column = bytes since the last newline.
+import type { Json } from '../engine/json.ts';
 
 export const E = {
   EOF_LIST: 'EOF while parsing a list',
@@ -505,10 +506,10 @@ export class JsonReader {
 }
 
 /** `Content` as a `serde_json::Value` (the last of duplicate keys wins). */
-export function contentToJson(c: Content): ContentJson {
+export function contentToJson(c: Content): Json {
   if (c instanceof ContentNumber) return Number(c.n.value);
   if (c instanceof ContentMap) {
-    const out: { [key: string]: ContentJson } = {};
+    const out: { [key: string]: Json } = {};
     for (const [k, v] of c.entries) out[k] = contentToJson(v);
     return out;
   }
@@ -516,4 +517,3 @@ export function contentToJson(c: Content): ContentJson {
   return c;
 }
 
-export type ContentJson = null | boolean | number | string | ContentJson[] | { [key: string]: ContentJson };

@@ -1,9 +1,9 @@
 // Validation of JSON bodies with Meilisearch's (deserr) message shapes, errors.md §3.
 // Paths are written `.field`, `.field[2]`; the empty path is the root.
 import { ApiError, type ErrorCode } from '../errors/index.ts';
+import type { Json, JsonObject } from '../../engine/json.ts';
 
-export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-export type JsonObject = { [key: string]: Json };
+export type { Json, JsonObject } from '../../engine/json.ts';
 
 /** The deserr name of a JSON value's kind, as used in "found a string". */
 export function kindOf(value: unknown): string {

@@ -30,6 +30,7 @@ import { queryRegion, regionMeetsShape, type ShapeQuery } from './geojson-reader
 import { geoJsonShapeOf, type Shape } from './geojson.ts';
 import { facetNumber, normalizeFacetString } from './normalize.ts';
 import type { Bound, FacetReader } from './reader.ts';
+import type { Json } from '../json.ts';
 
 /** The facet values one document has for one field. */
 export interface FieldFacets {
@@ -42,7 +43,6 @@ export interface FieldFacets {
   originals: Map<string, string>;
 }
 
-type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type Depth = 'key' | 'item';
 
 /** Every field path of `document` with its facet values (filters.md §3). */

@@ -11,8 +11,7 @@ import { parseFilter, parseFilterJson, type FilterNode, type Value } from '../pa
 import { haversineMeters } from '../../facet/index.ts';
 import { documentFacets, geoPoint, inGeoBox, MemoryFacetReader, type FieldFacets } from '../../facet/memory-reader.ts';
 import { evaluateFilter } from './index.ts';
-
-type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+import type { Json } from '../../json.ts';
 
 function prng(seed: number): () => number {
   let a = seed >>> 0;
