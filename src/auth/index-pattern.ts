@@ -1,7 +1,13 @@
 // Index uid patterns of API keys and tenant tokens: `*`, an exact index uid, or a prefix ending with `*`.
-import { isValidIndexUid } from '../api/indexes/uid.ts';
+// The index uid rule itself lives here, below api (api/indexes/uid.ts re-exports it), since the
+// patterns are built on it and auth imports nothing from api.
 
-export { isValidIndexUid };
+const UID = /^[A-Za-z0-9_-]+$/;
+
+/** Index uid rule (indexes.md §2): ASCII alphanumerics, `-` and `_`, 1 to 400 bytes. */
+export function isValidIndexUid(uid: string): boolean {
+  return uid.length > 0 && uid.length <= 400 && UID.test(uid);
+}
 
 /** `*`, a valid index uid, or a valid index uid followed by one `*`. */
 export function isValidIndexUidPattern(pattern: string): boolean {

@@ -1,11 +1,9 @@
-// Index uid rules (indexes.md §2): ASCII alphanumerics, `-` and `_`, 1 to 400 bytes.
+// Index uid rules (indexes.md §2): ASCII alphanumerics, `-` and `_`, 1 to 400 bytes. The rule is
+// defined once in auth/index-pattern.ts (key patterns are built on it); its errors are here.
 import { ApiError } from '../errors/index.ts';
+import { isValidIndexUid } from '../../auth/index-pattern.ts';
 
-const UID = /^[A-Za-z0-9_-]+$/;
-
-export function isValidIndexUid(uid: string): boolean {
-  return uid.length > 0 && uid.length <= 400 && UID.test(uid);
-}
+export { isValidIndexUid };
 
 /** The message for an invalid uid; `prefix` names where it came from (body path, parameter). */
 export function invalidIndexUid(uid: string, prefix = ''): ApiError {
