@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ApiError } from '../api/errors/index.ts';
+import { AuthError } from './errors.ts';
 import { KeyStore } from './key-store.ts';
 import {
   AuthContext,
@@ -46,7 +46,7 @@ const tenantTokens: TenantTokenVerifier = (token, keys) => {
   if (token === 'jwt-dog-dog') return grant(uid.dog!, ['dog']);
   if (token === 'jwt-unknown-parent') return grant('11111111-1111-1111-1111-111111111111', ['*']);
   if (token === 'jwt-expired-parent') return grant(uid.expired!, ['*']);
-  if (token === 'jwt-bad') throw new ApiError('invalid_api_key', 'Could not decode tenant token, InvalidSignature.');
+  if (token === 'jwt-bad') throw new AuthError('invalid_api_key', 'Could not decode tenant token, InvalidSignature.');
   return null;
 };
 
@@ -238,8 +238,8 @@ for (const row of rows) {
       assert.throws(
         () => authorizer.authorize(req),
         (err: unknown) => {
-          assert.ok(err instanceof ApiError, String(err));
-          assert.equal(err.code, code);
+          assert.ok(err instanceof AuthError, String(err));
+          assert.equal(err.kind, code);
           assert.equal(err.message, message);
           return true;
         },
@@ -253,20 +253,22 @@ for (const row of rows) {
   });
 }
 
-test('auth errors carry the right statuses', () => {
+// Their statuses (401, 403) come from api/errors: see api/errors/index.test.ts.
+test('auth errors carry the kind Meilisearch answers with', () => {
   now = T0 - 10;
-  const status = (req: AuthRequest, a = auth) => {
+  const kind = (req: AuthRequest, a = auth) => {
     try {
       a.authorize(req);
     } catch (err) {
-      return (err as ApiError).status;
+      assert.ok(err instanceof AuthError, String(err));
+      return err.kind;
     }
-    return 200;
+    return null;
   };
-  assert.equal(status({ authorization: undefined, action: 'search', keysRoute: false }), 401);
-  assert.equal(status({ authorization: 'Bearer nope', action: 'search', keysRoute: false }), 403);
-  assert.equal(status({ authorization: undefined, action: 'keys.get', keysRoute: true }, open), 401);
-  assert.equal(metricsNeedsAllIndexes().status, 403);
+  assert.equal(kind({ authorization: undefined, action: 'search', keysRoute: false }), 'missing_authorization_header');
+  assert.equal(kind({ authorization: 'Bearer nope', action: 'search', keysRoute: false }), 'invalid_api_key');
+  assert.equal(kind({ authorization: undefined, action: 'keys.get', keysRoute: true }, open), 'missing_master_key');
+  assert.equal(metricsNeedsAllIndexes().kind, 'invalid_api_key');
   assert.equal(
     metricsNeedsAllIndexes().message,
     'The provided API key is invalid. The API key for the `/metrics` route must allow access to all indexes.',
@@ -325,5 +327,5 @@ test('key changes are seen by the authorizer at once', async () => {
   const req: AuthRequest = { authorization: `Bearer ${store.keyValue(k.uid)}`, action: 'version', keysRoute: false };
   assert.equal(auth.authorize(req).keyUid, k.uid);
   await store.delete(k.uid);
-  assert.throws(() => auth.authorize(req), (err: unknown) => err instanceof ApiError && err.code === 'invalid_api_key');
+  assert.throws(() => auth.authorize(req), (err: unknown) => err instanceof AuthError && err.kind === 'invalid_api_key');
 });

@@ -3,15 +3,15 @@
 // Tenant tokens (§7) plug in at step 4 through `TenantTokenVerifier` (tenant-token.ts): given the bearer token of a
 // request whose route requires one of `TENANT_TOKEN_ACTIONS` it returns null ("not a tenant
 // token": fall back to API key lookup), a `TenantGrant` (the parent key uid and the token's index
-// rules), or throws the ApiError of an invalid token. Steps 6-7 then apply to the parent key
+// rules), or throws the AuthError of an invalid token. Steps 6-7 then apply to the parent key
 // exactly as for a plain key. The rule is declarative: any route declaring the `search` action
 // (search, facet search, similar, multi-search) accepts tenant tokens; any other treats one as an
 // unknown API key.
 import crypto from 'node:crypto';
-import { ApiError } from '../api/errors/index.ts';
-import type { Json } from '../api/validate/index.ts';
+import type { Json } from '../engine/json.ts';
 import { nowMicros } from '../engine/time.ts';
 import { expandActions, isGlobalAction, isKeysAction } from './actions.ts';
+import { AuthError } from './errors.ts';
 import { anyPatternMatches, formatPatternList } from './index-pattern.ts';
 import type { ApiKey, KeyStore } from './key-store.ts';
 import { createTenantTokenVerifier, TENANT_TOKEN_ACTIONS, type TenantGrant, type TenantTokenVerifier } from './tenant-token.ts';
@@ -109,8 +109,8 @@ export function authorizeSearch(ctx: AuthContext, indexUid: string): SearchAutho
 }
 
 /** 403 for `GET /metrics` with a key that does not allow every index. */
-export function metricsNeedsAllIndexes(): ApiError {
-  return new ApiError(
+export function metricsNeedsAllIndexes(): AuthError {
+  return new AuthError(
     'invalid_api_key',
     'The provided API key is invalid. The API key for the `/metrics` route must allow access to all indexes.',
   );
@@ -147,7 +147,7 @@ export class Authorizer {
     return this.#keys;
   }
 
-  /** Authorizes a request or throws the ApiError Meilisearch would answer. */
+  /** Authorizes a request or throws the AuthError whose kind is the code Meilisearch would answer. */
   authorize(req: AuthRequest): AuthContext {
     // 1. header parsing
     let token: string | null = null;
@@ -155,22 +155,22 @@ export class Authorizer {
       const header = HEADER_CHARS.test(req.authorization) ? req.authorization : '';
       const space = header.indexOf(' ');
       const scheme = space < 0 ? header : header.slice(0, space);
-      if (scheme !== 'Bearer') throw new ApiError('missing_authorization_header', MSG_MISSING_AUTHORIZATION_HEADER);
-      if (space < 0) throw new ApiError('invalid_api_key', MSG_INVALID_API_KEY);
+      if (scheme !== 'Bearer') throw new AuthError('missing_authorization_header', MSG_MISSING_AUTHORIZATION_HEADER);
+      if (space < 0) throw new AuthError('invalid_api_key', MSG_INVALID_API_KEY);
       token = header.slice(space + 1);
     }
 
     // 2. no master key: everything is open but /keys
     if (this.#masterKey === null) {
-      if (req.keysRoute || isKeysAction(req.action)) throw new ApiError('missing_master_key', MSG_MISSING_MASTER_KEY);
+      if (req.keysRoute || isKeysAction(req.action)) throw new AuthError('missing_master_key', MSG_MISSING_MASTER_KEY);
       return AuthContext.OPEN;
     }
 
     // Without a header, every failure below is reported as a missing header.
-    const fail = (message: string = MSG_INVALID_API_KEY): ApiError =>
+    const fail = (message: string = MSG_INVALID_API_KEY): AuthError =>
       token === null
-        ? new ApiError('missing_authorization_header', MSG_MISSING_AUTHORIZATION_HEADER)
-        : new ApiError('invalid_api_key', message);
+        ? new AuthError('missing_authorization_header', MSG_MISSING_AUTHORIZATION_HEADER)
+        : new AuthError('invalid_api_key', message);
     const presented = token ?? '';
 
     // 3. master key

@@ -4,7 +4,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ApiError } from '../api/errors/index.ts';
+import { AuthError } from './errors.ts';
 import { DEFAULT_KEYS, KeyStore, deriveKeyValue } from './key-store.ts';
 
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -28,8 +28,8 @@ async function withStore(masterKey: string | null, fn: (store: KeyStore, dir: st
 
 function rejectsWith(code: string, message: string) {
   return (err: unknown) => {
-    assert.ok(err instanceof ApiError, String(err));
-    assert.equal(err.code, code);
+    assert.ok(err instanceof AuthError, String(err));
+    assert.equal(err.kind, code);
     assert.equal(err.message, message);
     return true;
   };

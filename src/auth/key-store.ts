@@ -9,7 +9,7 @@ import crypto from 'node:crypto';
 import path from 'node:path';
 import { Env, table, type Table } from '../engine/store/index.ts';
 import { nowMicros } from '../engine/time.ts';
-import { ApiError } from '../api/errors/index.ts';
+import { AuthError } from './errors.ts';
 import { canonicalUuid } from './uuid.ts';
 
 /** One API key as stored. Times are µs since the Unix epoch. */
@@ -51,13 +51,13 @@ export interface KeyPage {
 }
 
 /** 404 `api_key_not_found`: ``API key `<given>` not found.`` */
-export function apiKeyNotFound(given: string): ApiError {
-  return new ApiError('api_key_not_found', `API key \`${given}\` not found.`);
+export function apiKeyNotFound(given: string): AuthError {
+  return new AuthError('api_key_not_found', `API key \`${given}\` not found.`);
 }
 
 /** 409 `api_key_already_exists`. */
-export function apiKeyAlreadyExists(uid: string): ApiError {
-  return new ApiError('api_key_already_exists', `\`uid\` field value \`${uid}\` is already an existing API key.`);
+export function apiKeyAlreadyExists(uid: string): AuthError {
+  return new AuthError('api_key_already_exists', `\`uid\` field value \`${uid}\` is already an existing API key.`);
 }
 
 interface StoredKey {

@@ -10,7 +10,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ApiError } from '../api/errors/index.ts';
+import { AuthError } from './errors.ts';
 import { Authorizer, authorizeSearch, AuthContext, MSG_INVALID_API_KEY, type AuthRequest } from './authorize.ts';
 import { KeyStore } from './key-store.ts';
 import { createTenantTokenVerifier } from './tenant-token.ts';
@@ -43,9 +43,8 @@ function rejects(req: AuthRequest, message: string | RegExp): void {
   assert.throws(
     () => auth.authorize(req),
     (err: unknown) => {
-      assert.ok(err instanceof ApiError, String(err));
-      assert.equal(err.code, 'invalid_api_key');
-      assert.equal(err.status, 403);
+      assert.ok(err instanceof AuthError, String(err));
+      assert.equal(err.kind, 'invalid_api_key');
       if (typeof message === 'string') assert.equal(err.message, message);
       else assert.match(err.message, message);
       return true;

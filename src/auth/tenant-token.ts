@@ -5,8 +5,8 @@
 // so verified tokens are kept in a bounded LRU map. What can change is checked on every request:
 // the token's `exp` here, the parent key's existence, expiry, actions and indexes by the
 // Authorizer. Deleting or expiring a key therefore stops its tokens at once.
-import { ApiError } from '../api/errors/index.ts';
-import type { Json } from '../api/validate/index.ts';
+import type { Json } from '../engine/json.ts';
+import { AuthError } from './errors.ts';
 import { decodeTenantToken, type TenantTokenClaims } from './jwt.ts';
 import type { KeyStore } from './key-store.ts';
 
@@ -28,7 +28,7 @@ export const TENANT_TOKEN_ACTIONS: ReadonlySet<string> = new Set(['search', 'cha
 
 /**
  * Step 4 hook. Returns null when `token` is not a tenant token (then API key lookup happens), a grant
- * for a valid token, or throws an ApiError (`invalid_api_key`) for an invalid/expired one.
+ * for a valid token, or throws an AuthError (`invalid_api_key`) for an invalid/expired one.
  */
 export type TenantTokenVerifier = (token: string, keys: KeyStore) => TenantGrant | null;
 
@@ -63,7 +63,7 @@ export function createTenantTokenVerifier(opts: TenantTokenVerifierOptions): Ten
     } else {
       const decoded = decodeTenantToken(token, (uid) => keys.keyValue(uid));
       if (decoded.kind === 'not-jwt') return null;
-      if (decoded.kind === 'invalid') throw new ApiError('invalid_api_key', `Could not decode tenant token, ${decoded.reason}.`);
+      if (decoded.kind === 'invalid') throw new AuthError('invalid_api_key', `Could not decode tenant token, ${decoded.reason}.`);
       verified = { grant: grantOf(decoded.claims), exp: decoded.claims.exp };
       cache.set(token, verified);
       if (cache.size > capacity) cache.delete(cache.keys().next().value!);
@@ -71,7 +71,7 @@ export function createTenantTokenVerifier(opts: TenantTokenVerifierOptions): Ten
     if (verified.exp !== null) {
       const now = BigInt(Math.floor(opts.now() / 1_000_000));
       if (now > verified.exp) {
-        throw new ApiError('invalid_api_key', `Tenant token expired. Was valid up to \`${verified.exp}\` and we're now \`${now}\`.`);
+        throw new AuthError('invalid_api_key', `Tenant token expired. Was valid up to \`${verified.exp}\` and we're now \`${now}\`.`);
       }
     }
     return verified.grant;

@@ -1,6 +1,7 @@
 // Meilisearch errors: one class carrying a code from the table; the HTTP layer only serialises it.
 import { ERROR_CODES, type ErrorCode, type ErrorType } from './codes.ts';
 import { EngineError } from '../../engine/errors.ts';
+import { AuthError } from '../../auth/errors.ts';
 
 export { ERROR_CODES, type ErrorCode, type ErrorType } from './codes.ts';
 
@@ -48,10 +49,12 @@ export function isErrorCode(code: string): code is ErrorCode {
 /**
  * Turns anything thrown into an ApiError. Engine errors keep their kind as code when the
  * kind is a Meilisearch code (the engine names its kinds after them); `prefix` is added to
- * engine messages (tasks prefix them with ``Index `uid`: ``). OS errors map to the system codes.
+ * engine messages (tasks prefix them with ``Index `uid`: ``). Auth errors keep their kind as
+ * code and their message. OS errors map to the system codes.
  */
 export function toApiError(err: unknown, opts: { enginePrefix?: string } = {}): ApiError {
   if (err instanceof ApiError) return err;
+  if (err instanceof AuthError) return new ApiError(err.kind, err.message);
   if (err instanceof EngineError) {
     const code: ErrorCode = isErrorCode(err.kind) ? err.kind : 'internal';
     const prefix = err.prefixed ? (opts.enginePrefix ?? '') : '';

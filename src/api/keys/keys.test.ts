@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ApiError } from '../errors/index.ts';
+import { ApiError, toApiError } from '../errors/index.ts';
 import { KeyStore } from '../../auth/key-store.ts';
 import { ACTIONS } from '../../auth/actions.ts';
 import {
@@ -234,12 +234,12 @@ test('parseListKeysQuery', () => {
   throwsApi(() => parseListKeysQuery({ doggo: '1' }), 'bad_request', 'Unknown parameter `doggo`: expected one of `offset`, `limit`');
 });
 
-test('errors: 404 and 409', () => {
-  const nf = apiKeyNotFound('doggo');
+test('errors: 404 and 409 (auth errors as the API answers them)', () => {
+  const nf = toApiError(apiKeyNotFound('doggo'));
   assert.equal(nf.code, 'api_key_not_found');
   assert.equal(nf.status, 404);
   assert.equal(nf.message, 'API key `doggo` not found.');
-  const ex = apiKeyAlreadyExists('4bc0887a-0e41-4f3b-935d-0c451dcee9c8');
+  const ex = toApiError(apiKeyAlreadyExists('4bc0887a-0e41-4f3b-935d-0c451dcee9c8'));
   assert.equal(ex.code, 'api_key_already_exists');
   assert.equal(ex.status, 409);
   assert.equal(ex.message, '`uid` field value `4bc0887a-0e41-4f3b-935d-0c451dcee9c8` is already an existing API key.');
