@@ -47,6 +47,14 @@ export interface OptionSpec {
   group: Group;
   /** Accepted in config.toml but without effect there (Meilisearch never exports these keys). */
   ignoredInFile: boolean;
+  /** Other names of the same option (flag, variable and file key), e.g. the seed's `--experimental-dumpless-upgrade`. */
+  aliases: readonly OptionAlias[];
+}
+
+export interface OptionAlias {
+  long: string;
+  env: string;
+  tomlKey: string;
 }
 
 interface Meta {
@@ -57,6 +65,8 @@ interface Meta {
   default?: string;
   help: string;
   ignoredInFile?: boolean;
+  /** Another flag name for the same option; its variable and file key are derived like the main ones. */
+  alias?: string;
 }
 
 type Row = Omit<OptionSpec, 'group'>;
@@ -67,14 +77,19 @@ function row(key: keyof Options, long: string, meta: Meta, assign: OptionSpec['a
     long,
     valueName: meta.value ?? null,
     optionalValue: meta.optionalValue ?? false,
-    env: meta.env ?? `MEILI_${long.toUpperCase().replaceAll('-', '_')}`,
+    env: meta.env ?? envName(long),
     tomlKey: long.replaceAll('-', '_'),
     tomlShape: meta.shape ?? (meta.value === undefined ? 'boolean' : 'string'),
     assign,
     defaultHelp: meta.default ?? null,
     help: meta.help,
     ignoredInFile: meta.ignoredInFile ?? false,
+    aliases: meta.alias === undefined ? [] : [{ long: meta.alias, env: envName(meta.alias), tomlKey: meta.alias.replaceAll('-', '_') }],
   };
+}
+
+function envName(long: string): string {
+  return `MEILI_${long.toUpperCase().replaceAll('-', '_')}`;
 }
 
 /** A row whose text parses straight into `options[key]`. */
@@ -132,7 +147,7 @@ function table(): OptionSpec[] {
     opt('importDump', 'import-dump', stringValue, { value: 'PATH', ignoredInFile: true, help: 'Dump to import at launch; conflicts with --import-snapshot.' }),
     flag('ignoreMissingDump', 'ignore-missing-dump', { ignoredInFile: true, default: 'false', help: 'Start anyway when the dump to import is missing; requires --import-dump.' }),
     flag('ignoreDumpIfDbExists', 'ignore-dump-if-db-exists', { ignoredInFile: true, default: 'false', help: 'Skip the dump import when a database exists; requires --import-dump.' }),
-    flag('upgradeDb', 'upgrade-db', { default: 'false', help: 'Upgrade a database created by an older version at launch (dumpless upgrade).' }),
+    flag('upgradeDb', 'upgrade-db', { alias: 'experimental-dumpless-upgrade', default: 'false', help: 'Upgrade a database created by an older version at launch (dumpless upgrade).' }),
   ];
 
   const tls = [
