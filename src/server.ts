@@ -42,8 +42,7 @@ export function httpsOf(options: Options): HttpsSetup | null {
     authPath: options.sslAuthPath,
     ocspPath: options.sslOcspPath,
     requireAuth: options.sslRequireAuth,
-    resumption: options.sslResumption,
-    tickets: options.sslTickets,
+    // --ssl-resumption and --ssl-tickets: sessions always resume, as in Meilisearch (tls.ts)
   });
 }
 

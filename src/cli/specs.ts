@@ -156,8 +156,8 @@ function table(): OptionSpec[] {
     opt('sslAuthPath', 'ssl-auth-path', stringValue, { value: 'PATH', help: 'CA certificates used to verify client certificates (optional for clients unless --ssl-require-auth).' }),
     opt('sslOcspPath', 'ssl-ocsp-path', stringValue, { value: 'PATH', help: 'DER OCSP response to staple.' }),
     flag('sslRequireAuth', 'ssl-require-auth', { default: 'false', help: 'Make client certificates mandatory; needs --ssl-auth-path.' }),
-    flag('sslResumption', 'ssl-resumption', { default: 'false', help: 'Enable TLS session resumption: a cache of 256 sessions (TLS 1.2 session ids).' }),
-    flag('sslTickets', 'ssl-tickets', { default: 'false', help: 'Enable TLS session tickets (how TLS 1.3 clients resume).' }),
+    flag('sslResumption', 'ssl-resumption', { default: 'false', help: 'Enable TLS session resumption. No effect: sessions always resume, as they do in Meilisearch without it.' }),
+    flag('sslTickets', 'ssl-tickets', { default: 'false', help: 'Enable TLS session tickets. No effect: sessions always resume, as they do in Meilisearch without it.' }),
   ];
 
   const experimental = [

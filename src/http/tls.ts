@@ -5,10 +5,11 @@
 //   --ssl-auth-path      CA bundle; clients may present a certificate, which must verify against it
 //   --ssl-require-auth   … and must present one (rejected in the handshake otherwise)
 //   --ssl-ocsp-path      DER OCSP response stapled to every handshake that asks for one
-//   --ssl-resumption     in-memory cache of 256 sessions (session ids, or TLS 1.3 stateful tickets)
-//   --ssl-tickets        stateless session tickets (off: SSL_OP_NO_TICKET, as rustls without a ticketer)
+//   --ssl-resumption,    no effect: Meilisearch 1.50 resumes TLS 1.2 and 1.3 sessions with or without
+//   --ssl-tickets        them (rustls keeps 256 sessions by default; checked with `openssl s_client
+//                        -sess_in`). Muninn does the same always: a cache of 256 sessions for TLS 1.2
+//                        session ids, and session tickets, how Node resumes TLS 1.3 sessions.
 import fs from 'node:fs';
-import { constants as cryptoConstants } from 'node:crypto';
 import tls from 'node:tls';
 import type { ServerOptions } from 'node:https';
 import { StartupError } from '../instance/index.ts';
@@ -24,10 +25,6 @@ export interface TlsOptions {
   ocspPath?: string | null;
   /** reject clients without a valid certificate (`--ssl-require-auth`; needs `authPath`) */
   requireAuth?: boolean;
-  /** cache sessions for resumption (`--ssl-resumption`) */
-  resumption?: boolean;
-  /** issue stateless session tickets (`--ssl-tickets`) */
-  tickets?: boolean;
 }
 
 /** What fastify needs to serve HTTPS: its `https` options, and listeners to add to the server it makes. */
@@ -51,7 +48,6 @@ export function loadTls(opts: TlsOptions): HttpsSetup {
   const serverOptions: ServerOptions = {
     cert,
     key,
-    secureOptions: opts.tickets ? 0 : cryptoConstants.SSL_OP_NO_TICKET,
     ...(ca !== undefined ? { ca, requestCert: true, rejectUnauthorized: opts.requireAuth ?? false } : {}),
   };
   try {
@@ -74,7 +70,7 @@ export function loadTls(opts: TlsOptions): HttpsSetup {
         });
       }
       if (ocsp !== undefined) server.on('OCSPRequest', (_cert: Buffer, _issuer: Buffer, done: (err: Error | null, resp: Buffer) => void) => done(null, ocsp));
-      if (opts.resumption) installSessionCache(server);
+      installSessionCache(server);
     },
   };
 }
