@@ -6,6 +6,7 @@ import { parseCli, type Options } from './cli/index.ts';
 import { executeMultiSearch, executeSearch, parseMultiSearchBody, parseSearchBody, type SearchResponse } from './api/search/index.ts';
 import { indexNotFound } from './api/indexes/index.ts';
 import { buildApp } from './http/app.ts';
+import { loadTls, type TlsOptions } from './http/tls.ts';
 import { Instance } from './instance/index.ts';
 import { instanceOptions } from './server.ts';
 
@@ -15,7 +16,11 @@ export interface MuninnOptions {
   masterKey?: string;
   /** request body limit in bytes (default 100 MB) */
   payloadSizeLimit?: number;
+  /** serve `listen` over HTTPS: the files of `--ssl-cert-path`, `--ssl-key-path`, … (read once, here) */
+  ssl?: TlsOptions;
 }
+
+export type { TlsOptions };
 
 export interface MuninnResponse<T = unknown> {
   status: number;
@@ -41,8 +46,9 @@ export class Muninn {
     const parsed = parseCli({ argv, env: {}, cwd: process.cwd(), totalMemory: os.totalmem(), cpuCount: os.cpus().length });
     if (parsed.kind === 'exit') throw new Error(parsed.stderr.trim());
     const options: Options = parsed.options;
+    const https = opts.ssl ? loadTls(opts.ssl) : undefined;
     const instance = await Instance.open(instanceOptions(options));
-    const app = await buildApp({ instance, payloadSizeLimit: options.httpPayloadSizeLimit });
+    const app = await buildApp({ instance, payloadSizeLimit: options.httpPayloadSizeLimit, ...(https ? { https } : {}) });
     return new Muninn(instance, app, options.masterKey);
   }
 
@@ -86,7 +92,7 @@ export class Muninn {
     }
   }
 
-  /** Serves the API over HTTP as well; resolves with the base URL. */
+  /** Serves the API over HTTP (HTTPS when opened with `ssl`) as well; resolves with the base URL. */
   async listen(opts: { host?: string; port?: number } = {}): Promise<string> {
     return this.#app.listen({ host: opts.host ?? '127.0.0.1', port: opts.port ?? 7700 });
   }

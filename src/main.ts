@@ -1,12 +1,13 @@
 #!/usr/bin/env node
 // Composition root: options → data directory → HTTP server.
 import os from 'node:os';
-import { parseCli } from './cli/index.ts';
+import { checkSupport, parseCli } from './cli/index.ts';
 import { StartupError } from './instance/index.ts';
+import { createLog } from './logger.ts';
 import { startServer } from './server.ts';
 
 async function main(): Promise<void> {
-  const outcome = parseCli({ argv: process.argv.slice(2), env: process.env, cwd: process.cwd(), totalMemory: os.totalmem(), cpuCount: os.cpus().length });
+  const outcome = checkSupport(parseCli({ argv: process.argv.slice(2), env: process.env, cwd: process.cwd(), totalMemory: os.totalmem(), cpuCount: os.cpus().length }));
   if (outcome.kind === 'exit') {
     if (outcome.stdout) process.stdout.write(outcome.stdout);
     if (outcome.stderr) process.stderr.write(outcome.stderr);
@@ -14,7 +15,8 @@ async function main(): Promise<void> {
   }
   const { options, warnings } = outcome;
   for (const w of warnings) process.stderr.write(`WARN: ${w}\n`);
-  const log = (level: string, message: string) => process.stderr.write(`${level.toUpperCase()}: ${message}\n`);
+  // Like Meilisearch, everything goes to stderr: the launch summary as plain text, then log lines.
+  const log = createLog({ level: options.logLevel, mode: options.experimentalLogsMode, write: (line) => process.stderr.write(line) });
   let server;
   try {
     server = await startServer(options, log);
@@ -27,10 +29,13 @@ async function main(): Promise<void> {
   }
   process.stderr.write(
     [
+      `Config file path:\t"${options.configFilePath ?? 'none'}"`,
       `Database path:\t\t"${options.dbPath}"`,
       `Server listening on:\t"${server.url}"`,
       `Environment:\t\t"${options.env}"`,
       `Package version:\t"1.50.0" (Muninn, Meilisearch API)`,
+      // Muninn has no telemetry: nothing is ever sent, with or without --no-analytics.
+      `Anonymous telemetry:\t"Disabled"`,
       `Instance UID:\t\t"${server.instance.dataDir.instanceUid ?? 'none'}"`,
       '',
     ].join('\n'),

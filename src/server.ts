@@ -2,17 +2,17 @@
 import type { FastifyInstance } from 'fastify';
 import { splitHttpAddr, type Options } from './cli/index.ts';
 import { buildApp } from './http/app.ts';
+import { loadTls, type HttpsSetup } from './http/tls.ts';
 import { Instance, type InstanceOptions } from './instance/index.ts';
+import type { Log } from './logger.ts';
 
 export interface RunningServer {
   instance: Instance;
   app: FastifyInstance;
-  /** the base URL clients use */
+  /** the base URL clients use (`https://…` with TLS) */
   url: string;
   close(): Promise<void>;
 }
-
-const LOG_LEVELS: Record<string, string> = { OFF: 'off', ERROR: 'error', WARN: 'warn', INFO: 'info', DEBUG: 'debug', TRACE: 'trace' };
 
 /** The instance settings that the launch options decide. */
 export function instanceOptions(options: Options, log?: InstanceOptions['log']): InstanceOptions {
@@ -33,17 +33,40 @@ export function instanceOptions(options: Options, log?: InstanceOptions['log']):
   };
 }
 
-/** Opens the data directory and serves the HTTP API on `options.httpAddr`. */
-export async function startServer(options: Options, log: (level: 'error' | 'warn' | 'info', message: string) => void): Promise<RunningServer> {
-  const instance = await Instance.open(instanceOptions(options, log));
+/** HTTPS settings from the TLS options (null without a certificate and key); throws a StartupError on a bad file. */
+export function httpsOf(options: Options): HttpsSetup | null {
+  if (options.sslCertPath === null || options.sslKeyPath === null) return null;
+  return loadTls({
+    certPath: options.sslCertPath,
+    keyPath: options.sslKeyPath,
+    authPath: options.sslAuthPath,
+    ocspPath: options.sslOcspPath,
+    requireAuth: options.sslRequireAuth,
+    // --ssl-resumption and --ssl-tickets: sessions always resume, as in Meilisearch (tls.ts)
+  });
+}
+
+const REQUEST_LEVELS = new Set(['INFO', 'DEBUG', 'TRACE']);
+
+/** Opens the data directory and serves the HTTP API (HTTPS with the TLS options) on `options.httpAddr`. */
+export async function startServer(options: Options, log: Log): Promise<RunningServer> {
+  // TLS files are checked before the database is opened: a typo in a path should not touch the data.
+  const https = httpsOf(options);
+  const instance = await Instance.open(instanceOptions(options, (level, message) => log({ level, target: 'muninn::instance', message })));
   try {
-    const logLevel = LOG_LEVELS[String(options.logLevel).toUpperCase()] ?? 'info';
-    const app = await buildApp({ instance, payloadSizeLimit: options.httpPayloadSizeLimit, logLevel: logLevel === 'info' ? 'warn' : logLevel });
+    const app = await buildApp({
+      instance,
+      payloadSizeLimit: options.httpPayloadSizeLimit,
+      ...(https ? { https } : {}),
+      log,
+      logRequests: REQUEST_LEVELS.has(options.logLevel),
+    });
     const { host, port } = splitHttpAddr(options.httpAddr);
     await app.listen({ host, port });
     const address = app.server.address();
     const boundPort = typeof address === 'object' && address ? address.port : port;
-    const url = `http://${host.includes(':') ? `[${host}]` : host}:${boundPort}`;
+    const url = `${https ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${boundPort}`;
+    log({ level: 'info', target: 'muninn::server', message: `starting service: listening on: ${url}` });
     return {
       instance,
       app,

@@ -59,7 +59,9 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   // The server runs as `npm start` does: the compiled dist/main.js (`npm run build` first).
   const entry = process.env.MUNINN_BENCH_ENTRY ?? 'dist/main.js';
   const args = [...(entry.endsWith('.ts') ? ['--import', 'tsx'] : []), entry, '--db-path', opts.dbPath, '--http-addr', `127.0.0.1:${port}`,
-    '--no-analytics', '--master-key', masterKey];
+    '--no-analytics', '--master-key', masterKey,
+    // one INFO line per request would measure the log pipe too (and the figures predate request lines)
+    '--log-level', 'WARN'];
   const t0 = nowMs();
   const child = spawn(process.execPath, args, { cwd: opts.repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
   if (child.pid === undefined) throw new Error('could not spawn the server');

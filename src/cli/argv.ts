@@ -11,7 +11,12 @@ export type ArgvOutcome =
 
 /** Tokenizes `argv` (without the node/script prefix); `--help`/`--version` win only if reached before an error. */
 export function parseArgv(argv: readonly string[], specs: readonly OptionSpec[]): ArgvOutcome {
-  const byLong = new Map(specs.map((spec) => [spec.long, spec]));
+  const byLong = new Map<string, OptionSpec>();
+  for (const spec of specs) {
+    byLong.set(spec.long, spec);
+    for (const alias of spec.aliases) byLong.set(alias.long, spec);
+  }
+  const seen = new Set<string>();
   const values = new Map<OptionSpec, string>();
 
   for (let i = 0; i < argv.length; i += 1) {
@@ -45,7 +50,9 @@ export function parseArgv(argv: readonly string[], specs: readonly OptionSpec[])
     if (spec === undefined) {
       return unexpected(token.slice(0, eq === -1 ? undefined : eq), [...byLong.keys(), 'help', 'version']);
     }
-    if (values.has(spec)) return error(`the argument '${displayFlag(spec)}' cannot be used multiple times`);
+    // An option given once under each of its names is fine; the same name twice is not.
+    if (seen.has(name)) return error(`the argument '${displayFlag(spec)}' cannot be used multiple times`);
+    seen.add(name);
 
     if (spec.valueName === null) {
       if (inline !== undefined) {

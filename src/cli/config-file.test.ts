@@ -180,3 +180,8 @@ test('relationship rules see values coming from the config file', () => {
   assert.ok(outcome.stderr.includes('--s3-bucket-region <REGION>'));
   assert.ok(outcome.stderr.includes('`s3_bucket_name`'));
 });
+
+test('experimental_dumpless_upgrade is another key of upgrade_db', () => {
+  assert.equal(options(dirWith('experimental_dumpless_upgrade = true\n')).upgradeDb, true);
+  assert.equal(options(dirWith('upgrade_db = true\n')).upgradeDb, true);
+});

@@ -48,7 +48,11 @@ export function loadConfigFile(input: ConfigInput, specs: readonly OptionSpec[])
     return { kind: 'error', message: `unable to parse the ${quote(shownPath)} configuration file: ${detail}` };
   }
 
-  const byKey = new Map(specs.map((spec) => [spec.tomlKey, spec]));
+  const byKey = new Map<string, OptionSpec>();
+  for (const spec of specs) {
+    byKey.set(spec.tomlKey, spec);
+    for (const alias of spec.aliases) byKey.set(alias.tomlKey, spec);
+  }
   const values = new Map<OptionSpec, unknown>();
   for (const [key, value] of Object.entries(table)) {
     const spec = byKey.get(key);

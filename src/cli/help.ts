@@ -47,6 +47,7 @@ export function helpText(specs: readonly OptionSpec[]): string {
     lines.push('', `${group}:`);
     for (const spec of members) {
       lines.push(`  ${displayFlag(spec)}`, `      ${spec.help}`, `      ${annotations(spec)}`);
+      for (const alias of spec.aliases) lines.push(`      Also accepted as --${alias.long} [env: ${alias.env}] (\`${alias.tomlKey}\` in the file).`);
     }
     if (group === 'Core') {
       lines.push('  -h, --help', '      Print this help.', '  -V, --version', '      Print the version.');

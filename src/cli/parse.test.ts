@@ -205,8 +205,16 @@ test('--version and -V', () => {
   }
 });
 
-test('TLS with only one of certificate and key warns', () => {
-  const outcome = run(['--ssl-cert-path', 'cert.pem', '--master-key', KEY]);
-  assert.equal(outcome.kind, 'run');
-  if (outcome.kind === 'run') assert.ok(outcome.warnings.some((w) => w.includes('--ssl-key-path')));
+test('--experimental-dumpless-upgrade is another name of --upgrade-db', () => {
+  assert.equal(options([]).upgradeDb, false);
+  assert.equal(options(['--experimental-dumpless-upgrade']).upgradeDb, true);
+  assert.equal(options([], { MEILI_EXPERIMENTAL_DUMPLESS_UPGRADE: 'true' }).upgradeDb, true);
+  assert.equal(options([], { MEILI_EXPERIMENTAL_DUMPLESS_UPGRADE: 'false' }).upgradeDb, false);
+  // the main variable wins over the other name's
+  assert.equal(options([], { MEILI_UPGRADE_DB: 'false', MEILI_EXPERIMENTAL_DUMPLESS_UPGRADE: 'true' }).upgradeDb, false);
+  assert.equal(options(['--upgrade-db', '--experimental-dumpless-upgrade']).upgradeDb, true);
+  assert.ok(exit(['--experimental-dumpless-upgrade', '--experimental-dumpless-upgrade']).stderr.includes('cannot be used multiple times'));
+  const bad = exit([], { MEILI_EXPERIMENTAL_DUMPLESS_UPGRADE: 'yes' });
+  assert.ok(bad.stderr.includes('environment variable MEILI_EXPERIMENTAL_DUMPLESS_UPGRADE'), bad.stderr);
+  assert.ok(exit(['--help']).stdout.includes('--experimental-dumpless-upgrade'));
 });

@@ -23,11 +23,12 @@ export interface CliInput {
 }
 
 export type CliOutcome =
-  | { kind: 'run'; options: Options; warnings: string[] }
+  /** `given`: each option set by a flag, a variable or the file (a switch set to false excluded), and how messages name it. */
+  | { kind: 'run'; options: Options; warnings: string[]; given: ReadonlyMap<keyof Options, string> }
   | { kind: 'exit'; code: number; stdout: string; stderr: string };
 
 /** Where a value came from, for messages. */
-type Source = { kind: 'cli' } | { kind: 'env' } | { kind: 'file'; path: string; value: unknown };
+type Source = { kind: 'cli' } | { kind: 'env'; name: string } | { kind: 'file'; path: string; value: unknown };
 
 const HELP_HINT = "\n\nFor more information, try '--help'.\n";
 
@@ -105,10 +106,9 @@ export function parseCli(input: CliInput): CliOutcome {
   const masterKey = checkMasterKey(options.env, options.masterKey);
   if (masterKey.kind === 'fatal') return fatal(masterKey.message);
   if (masterKey.warning !== null) warnings.push(masterKey.warning);
-  if ((options.sslCertPath === null) !== (options.sslKeyPath === null)) {
-    warnings.push('TLS is disabled: it needs both --ssl-cert-path and --ssl-key-path, and only one of them was given.');
-  }
-  return { kind: 'run', options, warnings };
+  const given = new Map<keyof Options, string>();
+  for (const [spec, source] of present) given.set(spec.key, origin(spec, source));
+  return { kind: 'run', options, warnings, given };
 }
 
 function resolveMachine(input: CliInput): Machine {
@@ -128,7 +128,11 @@ function pick(
   const fromCli = cli.get(spec);
   if (fromCli !== undefined) return { text: fromCli, source: { kind: 'cli' } };
   const fromEnv = envValue(spec.env);
-  if (fromEnv !== undefined) return { text: fromEnv, source: { kind: 'env' } };
+  if (fromEnv !== undefined) return { text: fromEnv, source: { kind: 'env', name: spec.env } };
+  for (const alias of spec.aliases) {
+    const fromAlias = envValue(alias.env);
+    if (fromAlias !== undefined) return { text: fromAlias, source: { kind: 'env', name: alias.env } };
+  }
   return fileText.get(spec);
 }
 
@@ -151,7 +155,7 @@ function invalidValueMessage(spec: OptionSpec, source: Source, shown: string, er
       head = `invalid value ${shown} for '${displayFlag(spec)}'`;
       break;
     case 'env':
-      head = `invalid value ${shown} for the environment variable ${spec.env} (read as '${displayFlag(spec)}')`;
+      head = `invalid value ${shown} for the environment variable ${source.name} (read as '${displayFlag(spec)}')`;
       break;
     case 'file':
       head = `invalid value ${shown} for \`${spec.tomlKey}\` in the ${JSON.stringify(source.path)} configuration file`;
@@ -181,7 +185,7 @@ function origin(spec: OptionSpec, source: Source): string {
     case 'cli':
       return `'${displayFlag(spec)}'`;
     case 'env':
-      return `'${spec.env}' (environment variable of '--${spec.long}')`;
+      return `'${source.name}' (environment variable of '--${spec.long}')`;
     case 'file':
       return `\`${spec.tomlKey}\` (in the ${JSON.stringify(source.path)} configuration file)`;
   }

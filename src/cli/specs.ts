@@ -24,7 +24,7 @@ export type Group =
   | 'Snapshots and dumps'
   | 'TLS'
   | 'Experimental features'
-  | 'S3 snapshots (accepted for compatibility, not used by Muninn)';
+  | 'S3 snapshots (not supported yet: Muninn refuses to start with any of them)';
 
 /** TOML value types a config-file key accepts before its text goes through the shared parser. */
 export type TomlShape = 'string' | 'boolean' | 'integer' | 'bytes' | 'threads' | 'schedule' | 'list';
@@ -47,6 +47,14 @@ export interface OptionSpec {
   group: Group;
   /** Accepted in config.toml but without effect there (Meilisearch never exports these keys). */
   ignoredInFile: boolean;
+  /** Other names of the same option (flag, variable and file key), e.g. the seed's `--experimental-dumpless-upgrade`. */
+  aliases: readonly OptionAlias[];
+}
+
+export interface OptionAlias {
+  long: string;
+  env: string;
+  tomlKey: string;
 }
 
 interface Meta {
@@ -57,6 +65,8 @@ interface Meta {
   default?: string;
   help: string;
   ignoredInFile?: boolean;
+  /** Another flag name for the same option; its variable and file key are derived like the main ones. */
+  alias?: string;
 }
 
 type Row = Omit<OptionSpec, 'group'>;
@@ -67,14 +77,19 @@ function row(key: keyof Options, long: string, meta: Meta, assign: OptionSpec['a
     long,
     valueName: meta.value ?? null,
     optionalValue: meta.optionalValue ?? false,
-    env: meta.env ?? `MEILI_${long.toUpperCase().replaceAll('-', '_')}`,
+    env: meta.env ?? envName(long),
     tomlKey: long.replaceAll('-', '_'),
     tomlShape: meta.shape ?? (meta.value === undefined ? 'boolean' : 'string'),
     assign,
     defaultHelp: meta.default ?? null,
     help: meta.help,
     ignoredInFile: meta.ignoredInFile ?? false,
+    aliases: meta.alias === undefined ? [] : [{ long: meta.alias, env: envName(meta.alias), tomlKey: meta.alias.replaceAll('-', '_') }],
   };
+}
+
+function envName(long: string): string {
+  return `MEILI_${long.toUpperCase().replaceAll('-', '_')}`;
 }
 
 /** A row whose text parses straight into `options[key]`. */
@@ -99,63 +114,63 @@ function table(): OptionSpec[] {
     opt('httpAddr', 'http-addr', httpAddrValue, { value: 'ADDR', default: 'localhost:7700', help: 'Address (host:port) the HTTP server binds to.' }),
     opt('masterKey', 'master-key', stringValue, { value: 'KEY', help: 'Master key protecting the instance; at least 16 bytes are required in production.' }),
     opt('env', 'env', environmentValue, { value: 'ENV', default: 'development', help: 'Environment: `development` or `production` (master key mandatory, dashboard disabled).' }),
-    flag('noAnalytics', 'no-analytics', { default: 'false', help: 'Disables telemetry.' }),
+    flag('noAnalytics', 'no-analytics', { default: 'false', help: 'Disables telemetry. Muninn never sends telemetry or anything else, with or without this switch.' }),
     opt('httpPayloadSizeLimit', 'http-payload-size-limit', byteSizeValue, { value: 'SIZE', shape: 'bytes', default: '100 MB', help: 'Maximum accepted request body size.' }),
     opt('logLevel', 'log-level', logLevelValue, { value: 'LEVEL', default: 'INFO', help: 'Log verbosity: OFF, ERROR, WARN, INFO, DEBUG or TRACE.' }),
-    opt('taskWebhookUrl', 'task-webhook-url', stringValue, { value: 'URL', help: 'URL notified with the finished tasks after each batch.' }),
-    opt('taskWebhookAuthorizationHeader', 'task-webhook-authorization-header', stringValue, { value: 'VALUE', help: 'Authorization header sent to the task webhook.' }),
+    opt('taskWebhookUrl', 'task-webhook-url', stringValue, { value: 'URL', help: 'URL notified with the finished tasks after each batch. Not supported yet: Muninn refuses to start with it.' }),
+    opt('taskWebhookAuthorizationHeader', 'task-webhook-authorization-header', stringValue, { value: 'VALUE', help: 'Authorization header sent to the task webhook. Not supported yet: Muninn refuses to start with it.' }),
     opt('configFilePath', 'config-file-path', stringValue, { value: 'PATH', default: './config.toml', help: 'TOML configuration file (keys are the option names in snake_case).' }),
   ];
 
   const indexing = [
-    opt('maxIndexingMemory', 'max-indexing-memory', byteSizeValue, { value: 'SIZE', shape: 'bytes', default: '2/3 of the total memory', help: 'Soft limit on the memory used by indexing.' }),
-    row('maxIndexingThreads', 'max-indexing-threads', { value: 'N', shape: 'threads', default: 'half of the CPUs', help: 'Threads used for indexing; `unlimited` or empty means the default, 0 every CPU.' }, (options, raw, machine) => {
+    opt('maxIndexingMemory', 'max-indexing-memory', byteSizeValue, { value: 'SIZE', shape: 'bytes', default: '2/3 of the total memory', help: 'Soft limit on the memory used by indexing; in Muninn it sets the default of --experimental-limit-batched-tasks-total-size (the indexer bounds its own buffers).' }),
+    row('maxIndexingThreads', 'max-indexing-threads', { value: 'N', shape: 'threads', default: 'half of the CPUs', help: 'Threads used for indexing; `unlimited` or empty means the default, 0 every CPU. Validated, no effect: Muninn always indexes with one writer and one extractor thread.' }, (options, raw, machine) => {
       const threads = indexingThreadsValue(raw);
       if (threads === null) return;
       options.maxIndexingThreads = threads === 0 ? machine.cpuCount : threads;
       options.maxIndexingThreadsExplicit = true;
     }),
-    flag('experimentalNoEdition2024ForSettings', 'experimental-no-edition-2024-for-settings', { default: 'false', help: 'Experimental: use the previous settings-indexing pipeline.' }),
-    flag('experimentalReduceIndexingMemoryUsage', 'experimental-reduce-indexing-memory-usage', { default: 'false', help: 'Experimental: trade indexing speed for memory.' }),
+    flag('experimentalNoEdition2024ForSettings', 'experimental-no-edition-2024-for-settings', { default: 'false', help: 'Experimental: use the previous settings-indexing pipeline. No effect: Muninn has one pipeline.' }),
+    flag('experimentalReduceIndexingMemoryUsage', 'experimental-reduce-indexing-memory-usage', { default: 'false', help: 'Experimental: trade indexing speed for memory. No effect: a Meilisearch tuning without a counterpart in Muninn.' }),
     opt('experimentalMaxNumberOfBatchedTasks', 'experimental-max-number-of-batched-tasks', batchedTasksValue, { value: 'N', shape: 'integer', default: 'unlimited', help: 'Maximum number of tasks per batch; 0 never processes tasks.' }),
     opt('experimentalLimitBatchedTasksTotalSize', 'experimental-limit-batched-tasks-total-size', byteSizeValue, { value: 'SIZE', shape: 'bytes', default: 'half of the max indexing memory, at most 10 GiB', help: 'Maximum total payload size of a batch (a batch always holds at least one task).' }),
-    opt('experimentalEmbeddingCacheEntries', 'experimental-embedding-cache-entries', unsignedValue, { value: 'N', shape: 'integer', default: '0 (disabled)', help: 'Entries of the per-embedder cache of query embeddings.' }),
+    opt('experimentalEmbeddingCacheEntries', 'experimental-embedding-cache-entries', unsignedValue, { value: 'N', shape: 'integer', default: '0 (disabled)', help: 'Entries of the per-embedder cache of query embeddings. No effect yet: Muninn has no embedders.' }),
   ];
 
   const snapshots = [
-    opt('snapshotDir', 'snapshot-dir', stringValue, { value: 'DIR', default: 'snapshots/', help: 'Directory where snapshots are written.' }),
-    opt('scheduleSnapshot', 'schedule-snapshot', scheduleSnapshotValue, { value: 'SECONDS', optionalValue: true, shape: 'schedule', default: 'disabled (86400 when given without a value)', help: 'Takes a snapshot every SECONDS.' }),
-    opt('importSnapshot', 'import-snapshot', stringValue, { value: 'PATH', ignoredInFile: true, help: 'Snapshot to import at launch; conflicts with --import-dump.' }),
+    opt('snapshotDir', 'snapshot-dir', stringValue, { value: 'DIR', default: 'snapshots/', help: 'Directory where snapshots are written (Muninn takes none yet).' }),
+    opt('scheduleSnapshot', 'schedule-snapshot', scheduleSnapshotValue, { value: 'SECONDS', optionalValue: true, shape: 'schedule', default: 'disabled (86400 when given without a value)', help: 'Takes a snapshot every SECONDS. Not supported yet: Muninn refuses to start with it.' }),
+    opt('importSnapshot', 'import-snapshot', stringValue, { value: 'PATH', ignoredInFile: true, help: 'Snapshot to import at launch; conflicts with --import-dump. Not supported yet: Muninn refuses to start with it.' }),
     flag('ignoreMissingSnapshot', 'ignore-missing-snapshot', { ignoredInFile: true, default: 'false', help: 'Start anyway when the snapshot to import is missing; requires --import-snapshot.' }),
     flag('ignoreSnapshotIfDbExists', 'ignore-snapshot-if-db-exists', { ignoredInFile: true, default: 'false', help: 'Skip the snapshot import when a database exists; requires --import-snapshot.' }),
-    opt('dumpDir', 'dump-dir', stringValue, { value: 'DIR', default: 'dumps/', help: 'Directory where dumps are written.' }),
-    opt('importDump', 'import-dump', stringValue, { value: 'PATH', ignoredInFile: true, help: 'Dump to import at launch; conflicts with --import-snapshot.' }),
+    opt('dumpDir', 'dump-dir', stringValue, { value: 'DIR', default: 'dumps/', help: 'Directory where dumps are written (Muninn writes none yet).' }),
+    opt('importDump', 'import-dump', stringValue, { value: 'PATH', ignoredInFile: true, help: 'Dump to import at launch; conflicts with --import-snapshot. Not supported yet: Muninn refuses to start with it.' }),
     flag('ignoreMissingDump', 'ignore-missing-dump', { ignoredInFile: true, default: 'false', help: 'Start anyway when the dump to import is missing; requires --import-dump.' }),
     flag('ignoreDumpIfDbExists', 'ignore-dump-if-db-exists', { ignoredInFile: true, default: 'false', help: 'Skip the dump import when a database exists; requires --import-dump.' }),
-    flag('upgradeDb', 'upgrade-db', { default: 'false', help: 'Upgrade a database created by an older version at launch (dumpless upgrade).' }),
+    flag('upgradeDb', 'upgrade-db', { alias: 'experimental-dumpless-upgrade', default: 'false', help: 'Upgrade a database created by an older version at launch (dumpless upgrade).' }),
   ];
 
   const tls = [
-    opt('sslCertPath', 'ssl-cert-path', stringValue, { value: 'PATH', help: 'PEM certificate chain; TLS is enabled when both it and the key are given.' }),
+    opt('sslCertPath', 'ssl-cert-path', stringValue, { value: 'PATH', help: 'PEM certificate chain; HTTPS is served when both it and the key are given (one without the other is refused).' }),
     opt('sslKeyPath', 'ssl-key-path', stringValue, { value: 'PATH', help: 'PEM private key.' }),
-    opt('sslAuthPath', 'ssl-auth-path', stringValue, { value: 'PATH', help: 'CA certificates used to verify client certificates.' }),
+    opt('sslAuthPath', 'ssl-auth-path', stringValue, { value: 'PATH', help: 'CA certificates used to verify client certificates (optional for clients unless --ssl-require-auth).' }),
     opt('sslOcspPath', 'ssl-ocsp-path', stringValue, { value: 'PATH', help: 'DER OCSP response to staple.' }),
-    flag('sslRequireAuth', 'ssl-require-auth', { default: 'false', help: 'Make client certificates mandatory.' }),
-    flag('sslResumption', 'ssl-resumption', { default: 'false', help: 'Enable TLS session resumption.' }),
-    flag('sslTickets', 'ssl-tickets', { default: 'false', help: 'Enable TLS session tickets.' }),
+    flag('sslRequireAuth', 'ssl-require-auth', { default: 'false', help: 'Make client certificates mandatory; needs --ssl-auth-path.' }),
+    flag('sslResumption', 'ssl-resumption', { default: 'false', help: 'Enable TLS session resumption. No effect: sessions always resume, as they do in Meilisearch without it.' }),
+    flag('sslTickets', 'ssl-tickets', { default: 'false', help: 'Enable TLS session tickets. No effect: sessions always resume, as they do in Meilisearch without it.' }),
   ];
 
   const experimental = [
-    flag('experimentalEnableMetrics', 'experimental-enable-metrics', { default: 'false', help: 'Enable the GET /metrics route.' }),
-    flag('experimentalEnableLogsRoute', 'experimental-enable-logs-route', { default: 'false', help: 'Enable the /logs/stream and /logs/stderr routes.' }),
+    flag('experimentalEnableMetrics', 'experimental-enable-metrics', { default: 'false', help: 'Enable the GET /metrics route. Not supported yet: Muninn refuses to start with it.' }),
+    flag('experimentalEnableLogsRoute', 'experimental-enable-logs-route', { default: 'false', help: 'Enable the /logs/stream and /logs/stderr routes. Not supported yet: Muninn refuses to start with it.' }),
     flag('experimentalContainsFilter', 'experimental-contains-filter', { default: 'false', help: 'Enable the CONTAINS and STARTS WITH filter operators.' }),
     flag('experimentalLegacySearchDefault', 'experimental-legacy-search-default', { env: 'MEILI_EXPERIMENTAL_LEGACY_SEARCH', default: 'false', help: 'Default value of the legacySearch runtime feature.' }),
     opt('experimentalLogsMode', 'experimental-logs-mode', logsModeValue, { value: 'MODE', default: 'human', help: 'Log format: `human` or `json`.' }),
-    opt('experimentalSearchQueueSize', 'experimental-search-queue-size', unsignedValue, { value: 'N', shape: 'integer', default: '1000', help: 'Maximum number of queued searches before answering 503.' }),
-    opt('experimentalDropSearchAfter', 'experimental-drop-search-after', positiveValue, { value: 'SECONDS', shape: 'integer', default: '60', help: 'Queued searches older than this are dropped.' }),
-    opt('experimentalNbSearchesPerCore', 'experimental-nb-searches-per-core', positiveValue, { value: 'N', shape: 'integer', default: '4', help: 'Concurrent searches per core.' }),
-    opt('experimentalPersonalizationApiKey', 'experimental-personalization-api-key', stringValue, { value: 'KEY', help: 'Enables search personalization.' }),
-    opt('experimentalAllowedIpNetworks', 'experimental-allowed-ip-networks', allowedIpNetworksValue, { value: 'CIDR,...', shape: 'list', help: 'Private networks outgoing requests may reach, or `any` to disable the protection.' }),
+    opt('experimentalSearchQueueSize', 'experimental-search-queue-size', unsignedValue, { value: 'N', shape: 'integer', default: '1000', help: 'Maximum number of queued searches before answering 503. No effect: Muninn answers searches as they come, without a queue.' }),
+    opt('experimentalDropSearchAfter', 'experimental-drop-search-after', positiveValue, { value: 'SECONDS', shape: 'integer', default: '60', help: 'Queued searches older than this are dropped. No effect: Muninn has no search queue.' }),
+    opt('experimentalNbSearchesPerCore', 'experimental-nb-searches-per-core', positiveValue, { value: 'N', shape: 'integer', default: '4', help: 'Concurrent searches per core. No effect: Muninn runs one search at a time on its HTTP thread.' }),
+    opt('experimentalPersonalizationApiKey', 'experimental-personalization-api-key', stringValue, { value: 'KEY', help: 'Enables search personalization. Not supported: Muninn refuses to start with it.' }),
+    opt('experimentalAllowedIpNetworks', 'experimental-allowed-ip-networks', allowedIpNetworksValue, { value: 'CIDR,...', shape: 'list', help: 'Private networks outgoing requests may reach, or `any` to disable the protection. No effect yet: Muninn makes no outgoing requests.' }),
   ];
 
   const s3 = [
@@ -180,7 +195,7 @@ function table(): OptionSpec[] {
     ...inGroup('Snapshots and dumps', snapshots),
     ...inGroup('TLS', tls),
     ...inGroup('Experimental features', experimental),
-    ...inGroup('S3 snapshots (accepted for compatibility, not used by Muninn)', s3),
+    ...inGroup('S3 snapshots (not supported yet: Muninn refuses to start with any of them)', s3),
   ];
 }
 

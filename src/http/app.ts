@@ -16,19 +16,25 @@ import { registerSettingsRoutes } from './routes/settings.ts';
 import { registerSearchRoutes } from './routes/search.ts';
 import { registerMultiSearchRoutes } from './routes/multi-search.ts';
 import { registerFacetSearchRoutes } from './routes/facet-search.ts';
+import type { HttpsSetup } from './tls.ts';
+import { formatElapsed, requestSpan, type HttpLogRecord } from './request-log.ts';
 
 export interface AppOptions {
   instance: Instance;
   /** bytes */
   payloadSizeLimit: number;
-  logLevel?: string;
+  /** serve HTTPS (see tls.ts `loadTls`) */
+  https?: HttpsSetup;
+  /** where request and error lines go (none: the app logs nothing) */
+  log?: (record: HttpLogRecord) => void;
+  /** one INFO line per request (default true with `log`; false spares the per-request hook) */
+  logRequests?: boolean;
 }
-
-/** What every route handler gets besides the request. */
 
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: opts.logLevel && opts.logLevel !== 'off' ? { level: opts.logLevel } : false,
+    logger: false,
+    ...(opts.https ? { https: opts.https.serverOptions } : {}),
     bodyLimit: opts.payloadSizeLimit,
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 4096 },
   });
@@ -50,7 +56,14 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     if (auth) req.auth = authenticate(ctx.instance, req, auth);
   });
 
-  app.setErrorHandler((err, req, reply) => sendError(app, err, req, reply));
+  if (opts.https) opts.https.install(app.server as unknown as import('node:tls').Server);
+  const log = opts.log ?? (() => {});
+  if (opts.log && opts.logRequests !== false) {
+    app.addHook('onResponse', async (req, reply) => {
+      log({ level: 'info', target: 'muninn::http', message: 'close', fields: { 'time.busy': formatElapsed(reply.elapsedTime) }, span: requestSpan(req, reply.statusCode) });
+    });
+  }
+  app.setErrorHandler((err, req, reply) => sendError(log, err, req, reply));
   app.setNotFoundHandler((req, reply) => {
     // Meilisearch answers unknown routes with an empty 404, and known paths with another method with an empty 405.
     const path = req.url.split('?')[0]!.replace(/\/+$/, '') || '/';
@@ -110,14 +123,18 @@ function asJson(reply: FastifyReply): FastifyReply {
   return reply.header('content-type', 'application/json').serializer(JSON.stringify);
 }
 
-function sendError(app: FastifyInstance, err: unknown, req: FastifyRequest, reply: FastifyReply): void {
+function sendError(log: (record: HttpLogRecord) => void, err: unknown, req: FastifyRequest, reply: FastifyReply): void {
   let apiErr: ApiError;
   const fst = err as { code?: string; statusCode?: number; message?: string };
   if (err instanceof ApiError) apiErr = err;
   else if (fst?.code === 'FST_ERR_CTP_BODY_TOO_LARGE') apiErr = new ApiError('payload_too_large', fst.message ?? 'payload too large');
   else if (typeof fst?.statusCode === 'number' && fst.statusCode < 500) apiErr = new ApiError('bad_request', fst.message ?? 'bad request');
   else apiErr = toApiError(err);
-  if (apiErr.code === 'internal') app.log.error({ err, url: req.url }, 'internal error');
+  if (apiErr.code === 'internal') {
+    log({ level: 'error', target: 'muninn::http', message: `internal error: ${(err as Error)?.stack ?? String(err)}`, span: requestSpan(req, apiErr.status) });
+  } else {
+    log({ level: 'warn', target: 'muninn::http', message: `Error encountered while processing the incoming HTTP request: ${apiErr.code}: ${apiErr.message}`, span: requestSpan(req, apiErr.status) });
+  }
   if (apiErr.status === 503) reply.header('retry-after', '10');
   asJson(reply.code(apiErr.status)).send(apiErr.toBody());
 }
