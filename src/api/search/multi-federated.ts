@@ -2,7 +2,7 @@
 //
 //   queries ─► restrictions of §3.2 (request order) ─► grouped by index (uid order), per index:
 //     facet order check (mergeFacets) ─► rank each query (offset 0, limit = offset+limit capped
-//     by maxTotalHits, complete rule ranks, `federation.distinct` as the query's distinct)
+//     by maxTotalHits: only the hits are capped, never the counts; complete rule ranks, `federation.distinct` as the query's distinct)
 //     ─► merge the index's lists: a document kept once (best query), a document sharing a
 //     distinct value with a kept one rejected ─► count (union of the queries' candidates) and
 //     `facetsByIndex` facets over that union
@@ -114,7 +114,7 @@ export function federatedSearch(queries: readonly MultiQuery[], federation: Fede
       });
     }
     const { hits, rejected } = keepOnce(perQuery, limit, distinctOf);
-    const part: IndexPart = { uid, state, hits, total: indexTotal(ranked, rejected, maxTotalHits), facets: null };
+    const part: IndexPart = { uid, state, hits, total: indexTotal(ranked, rejected), facets: null };
     if (requested !== null) {
       part.facets = insideFacetsOf(uid, note, () => indexFacets(state, requested, candidatesOf(ranked, rejected)));
     }
@@ -191,18 +191,12 @@ function keepOnce(perQuery: Candidate[][], limit: number, distinctOf: DistinctOf
 }
 
 /**
- * Matching documents of an index (§3.5): the union of its queries' candidates, each query's set
- * capped to its first `maxTotalHits` documents, less the documents the merge rejected.
+ * Matching documents of an index (§3.5): the union of its queries' candidates (not capped by
+ * `maxTotalHits`, as in Meilisearch 1.50), less the documents the merge rejected.
  */
-function indexTotal(ranked: readonly RankedSearch[], rejected: readonly number[], maxTotalHits: number): number {
-  if (ranked.length === 1) return Math.min(ranked[0]!.totalHits, maxTotalHits) - rejected.length;
-  const sets = ranked.map((r) => {
-    const ids = r.candidateIds();
-    return ids.size <= maxTotalHits ? ids : new Bitmaps(ids.rangeUint32Array(0, maxTotalHits));
-  });
-  const union = Bitmaps.orMany(sets);
-  union.removeMany(rejected);
-  return union.size;
+function indexTotal(ranked: readonly RankedSearch[], rejected: readonly number[]): number {
+  if (ranked.length === 1) return ranked[0]!.totalHits - rejected.length;
+  return candidatesOf(ranked, rejected).size;
 }
 
 /** What the index's facets count: the union of its queries' candidates less the rejected documents. */
