@@ -144,8 +144,8 @@ function addDocuments(
     let seen = 0;
     try {
       const file = ctx.files.path(kind.contentFile);
-      for (const { id, json, paths, search, facets } of ctx.extractor.documents(file, pk, ctx.shouldAbort, writer.searchConfig, writer.facetConfig)) {
-        if (writer.addExtracted(id, json, paths, opts, search, facets)) indexed++;
+      for (const doc of ctx.extractor.documents(file, pk, ctx.shouldAbort, writer.searchConfig, writer.facetConfig)) {
+        if (writer.addExtracted(doc, opts)) indexed++;
         if (++seen % PROGRESS_EVERY === 0) ctx.progress('indexing documents', seen, kind.documentsCount);
       }
     } catch (err) {
