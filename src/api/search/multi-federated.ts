@@ -87,8 +87,9 @@ export function federatedSearch(queries: readonly MultiQuery[], federation: Fede
     const state = indexSearchState(index);
     const requested = unused.get(uid) ?? null;
     unused.delete(uid);
-    const note = `\n - Note: index \`${uid}\` used in \`.queries[${first}]\``;
-    if (orders !== null && requested !== null) insideFacetsOf(uid, note, () => checkFacetOrder(orders, uid, requested, state.settings));
+    // Meilisearch 1.50 names the first query using the index, without a note
+    const where = { inside: `Inside \`.queries[${first}]\`: `, note: '' };
+    if (orders !== null && requested !== null) insideFacetsOf(uid, where, () => checkFacetOrder(orders, uid, requested, state.settings));
     const maxTotalHits = state.settings.pagination.maxTotalHits;
     const limit = Math.min(window.required, maxTotalHits);
     const distinctOf = federation.distinct === null ? null : distinctValues(state.facets, federation.distinct);
@@ -116,7 +117,7 @@ export function federatedSearch(queries: readonly MultiQuery[], federation: Fede
     const { hits, rejected } = keepOnce(perQuery, limit, distinctOf);
     const part: IndexPart = { uid, state, hits, total: indexTotal(ranked, rejected), facets: null };
     if (requested !== null) {
-      part.facets = insideFacetsOf(uid, note, () => indexFacets(state, requested, candidatesOf(ranked, rejected)));
+      part.facets = insideFacetsOf(uid, where, () => indexFacets(state, requested, candidatesOf(ranked, rejected)));
     }
     parts.push(part);
   }
@@ -133,12 +134,12 @@ export function federatedSearch(queries: readonly MultiQuery[], federation: Fede
   return res;
 }
 
-/** Runs `fn`; what it throws names the `facetsByIndex` entry of `uid` (and `note` after the message). */
-function insideFacetsOf<T>(uid: string, note: string, fn: () => T): T {
+/** Runs `fn`; what it throws names the `facetsByIndex` entry of `uid`, after `inside` and before `note`. */
+function insideFacetsOf<T>(uid: string, where: { inside: string; note: string }, fn: () => T): T {
   try {
     return fn();
   } catch (err) {
-    throw prefixed(`Inside \`.federation.facetsByIndex.${uid}\`: `, err, note);
+    throw prefixed(`${where.inside}Inside \`.federation.facetsByIndex.${uid}\`: `, err, where.note);
   }
 }
 
@@ -233,7 +234,7 @@ function checkUnusedFacetIndexes(unused: ReadonlyMap<string, string[] | null>, o
     const requested = unused.get(uid)!;
     if (requested === null) continue;
     const settings = indexSearchState(index).settings;
-    insideFacetsOf(uid, note, () => {
+    insideFacetsOf(uid, { inside: '', note }, () => {
       if (orders !== null) checkFacetOrder(orders, uid, requested, settings);
       multiSearchFacetCode(() => checkFacets(requested, settings.filterableAttributes));
     });
