@@ -38,7 +38,8 @@ describe('documents', () => {
     assert.deepEqual(byIds.body.results.map((d: any) => d.id), [1, '3']);
     const stats = await t.client.index(uid).getStats();
     assert.equal(stats.numberOfDocuments, 3);
-    assert.deepEqual(stats.fieldDistribution, { genres: 3, id: 3, info: 1, 'info.director': 1, 'info.year': 1, title: 3 });
+    // top-level fields only (Meilisearch 1.50 counts `info`, not `info.year`)
+    assert.deepEqual(stats.fieldDistribution, { genres: 3, id: 3, info: 1, title: 3 });
   });
 
   test('replace versus update', async () => {

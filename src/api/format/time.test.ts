@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ApiError } from '../errors/index.ts';
-import { formatByteSize, formatDate, formatDuration, formatHumanSize, formatOptionalDate, parseFilterDate } from './time.ts';
+import { formatByteSize, formatDate, formatDuration, formatHumanSize, formatOptionalDate, formatStepDuration, parseFilterDate } from './time.ts';
 
 const S = 1_000_000;
 const iso = (s: string): number => Date.parse(s) * 1000;
@@ -129,4 +129,18 @@ test('formatByteSize: largest binary or decimal unit, full precision', () => {
     [1_000_000_000, '1 GB'],
   ];
   for (const [bytes, expected] of cases) assert.equal(formatByteSize(bytes), expected, String(bytes));
+});
+
+test('formatStepDuration: Rust `{:.2?}` of a Duration, as in the binary\'s progressTrace', () => {
+  const cases: [number, string][] = [
+    [1744.6, '1.74s'],
+    [9.4, '9.40ms'],
+    [0.91510, '915.10µs'],
+    [0.01993, '19.93µs'],
+    [0.00012, '120.00ns'],
+    [0, '0.00ns'],
+    [-1, '0.00ns'],
+    [61_000, '61.00s'],
+  ];
+  for (const [ms, expected] of cases) assert.equal(formatStepDuration(ms), expected, String(ms));
 });

@@ -59,6 +59,18 @@ export function formatDuration(micros: number): string | null {
   return out;
 }
 
+/**
+ * A step duration as Rust's `{:.2?}` prints a `Duration` (batch `progressTrace`, search
+ * `performanceDetails`): `1.74s`, `9.40ms`, `915.10µs`, `120.00ns`. Input is milliseconds.
+ */
+export function formatStepDuration(ms: number): string {
+  const nanos = Number.isFinite(ms) && ms > 0 ? Math.round(ms * 1e6) : 0;
+  if (nanos >= 1e9) return `${(nanos / 1e9).toFixed(2)}s`;
+  if (nanos >= 1e6) return `${(nanos / 1e6).toFixed(2)}ms`;
+  if (nanos >= 1e3) return `${(nanos / 1e3).toFixed(2)}µs`;
+  return `${nanos.toFixed(2)}ns`;
+}
+
 /** The codes of the six date filters of the task/batch routes. */
 export const TASK_DATE_PARAMS = {
   afterEnqueuedAt: 'invalid_task_after_enqueued_at',

@@ -46,7 +46,7 @@ export function executeSearch(index: Index, uid: string, q: SearchQuery, opts: E
   const hits = buildHits(q, ranked, hitContext(state));
   const metadata = opts.metadata ? { indexUid: uid, primaryKey: index.meta().primaryKey } : null;
   const outcome = { hits, totalHits: ranked.totalHits, processingTimeMs: performance.now() - started, ...facets };
-  return searchResponse(q, outcome, { maxTotalHits, metadata, ...(opts.requestUid ? { requestUid: opts.requestUid } : {}) });
+  return searchResponse(q, outcome, { metadata, ...(opts.requestUid ? { requestUid: opts.requestUid } : {}) });
 }
 
 /** The state one facet computation reads: each candidate's facet values read once for all fields. */
@@ -65,7 +65,7 @@ export interface RankedHit extends EngineHit {
 /** The ranked page of a query, before formatting. */
 export interface RankedSearch extends EngineResult {
   hits: RankedHit[];
-  /** matching documents (after negative words and threshold), before the `maxTotalHits` cap */
+  /** matching documents (after negative words and threshold); `maxTotalHits` caps only the page */
   totalHits: number;
   /** those documents (what facet distributions count) */
   candidateIds(): Bitmap;
@@ -126,6 +126,7 @@ function keywordRequest(uid: string, q: SearchQuery, opts: RankOptions, sort: re
     scores: opts.scores,
     threshold: q.rankingScoreThreshold,
     exhaustive: isPageMode(q),
+    maxTotalHits: settings.pagination.maxTotalHits,
     sort,
     deadline: opts.started + (settings.searchCutoffMs ?? DEFAULT_CUTOFF_MS),
     locales: q.locales,

@@ -2,7 +2,7 @@
 //
 //   queries ─► restrictions of §3.2 (request order) ─► grouped by index (uid order), per index:
 //     facet order check (mergeFacets) ─► rank each query (offset 0, limit = offset+limit capped
-//     by maxTotalHits, complete rule ranks, `federation.distinct` as the query's distinct)
+//     by maxTotalHits: only the hits are capped, never the counts; complete rule ranks, `federation.distinct` as the query's distinct)
 //     ─► merge the index's lists: a document kept once (best query), a document sharing a
 //     distinct value with a kept one rejected ─► count (union of the queries' candidates) and
 //     `facetsByIndex` facets over that union
@@ -87,8 +87,9 @@ export function federatedSearch(queries: readonly MultiQuery[], federation: Fede
     const state = indexSearchState(index);
     const requested = unused.get(uid) ?? null;
     unused.delete(uid);
-    const note = `\n - Note: index \`${uid}\` used in \`.queries[${first}]\``;
-    if (orders !== null && requested !== null) insideFacetsOf(uid, note, () => checkFacetOrder(orders, uid, requested, state.settings));
+    // Meilisearch 1.50 names the first query using the index, without a note
+    const where = { inside: `Inside \`.queries[${first}]\`: `, note: '' };
+    if (orders !== null && requested !== null) insideFacetsOf(uid, where, () => checkFacetOrder(orders, uid, requested, state.settings));
     const maxTotalHits = state.settings.pagination.maxTotalHits;
     const limit = Math.min(window.required, maxTotalHits);
     const distinctOf = federation.distinct === null ? null : distinctValues(state.facets, federation.distinct);
@@ -114,9 +115,9 @@ export function federatedSearch(queries: readonly MultiQuery[], federation: Fede
       });
     }
     const { hits, rejected } = keepOnce(perQuery, limit, distinctOf);
-    const part: IndexPart = { uid, state, hits, total: indexTotal(ranked, rejected, maxTotalHits), facets: null };
+    const part: IndexPart = { uid, state, hits, total: indexTotal(ranked, rejected), facets: null };
     if (requested !== null) {
-      part.facets = insideFacetsOf(uid, note, () => indexFacets(state, requested, candidatesOf(ranked, rejected)));
+      part.facets = insideFacetsOf(uid, where, () => indexFacets(state, requested, candidatesOf(ranked, rejected)));
     }
     parts.push(part);
   }
@@ -133,12 +134,12 @@ export function federatedSearch(queries: readonly MultiQuery[], federation: Fede
   return res;
 }
 
-/** Runs `fn`; what it throws names the `facetsByIndex` entry of `uid` (and `note` after the message). */
-function insideFacetsOf<T>(uid: string, note: string, fn: () => T): T {
+/** Runs `fn`; what it throws names the `facetsByIndex` entry of `uid`, after `inside` and before `note`. */
+function insideFacetsOf<T>(uid: string, where: { inside: string; note: string }, fn: () => T): T {
   try {
     return fn();
   } catch (err) {
-    throw prefixed(`Inside \`.federation.facetsByIndex.${uid}\`: `, err, note);
+    throw prefixed(`${where.inside}Inside \`.federation.facetsByIndex.${uid}\`: `, err, where.note);
   }
 }
 
@@ -191,18 +192,12 @@ function keepOnce(perQuery: Candidate[][], limit: number, distinctOf: DistinctOf
 }
 
 /**
- * Matching documents of an index (§3.5): the union of its queries' candidates, each query's set
- * capped to its first `maxTotalHits` documents, less the documents the merge rejected.
+ * Matching documents of an index (§3.5): the union of its queries' candidates (not capped by
+ * `maxTotalHits`, as in Meilisearch 1.50), less the documents the merge rejected.
  */
-function indexTotal(ranked: readonly RankedSearch[], rejected: readonly number[], maxTotalHits: number): number {
-  if (ranked.length === 1) return Math.min(ranked[0]!.totalHits, maxTotalHits) - rejected.length;
-  const sets = ranked.map((r) => {
-    const ids = r.candidateIds();
-    return ids.size <= maxTotalHits ? ids : new Bitmaps(ids.rangeUint32Array(0, maxTotalHits));
-  });
-  const union = Bitmaps.orMany(sets);
-  union.removeMany(rejected);
-  return union.size;
+function indexTotal(ranked: readonly RankedSearch[], rejected: readonly number[]): number {
+  if (ranked.length === 1) return ranked[0]!.totalHits - rejected.length;
+  return candidatesOf(ranked, rejected).size;
 }
 
 /** What the index's facets count: the union of its queries' candidates less the rejected documents. */
@@ -239,7 +234,7 @@ function checkUnusedFacetIndexes(unused: ReadonlyMap<string, string[] | null>, o
     const requested = unused.get(uid)!;
     if (requested === null) continue;
     const settings = indexSearchState(index).settings;
-    insideFacetsOf(uid, note, () => {
+    insideFacetsOf(uid, { inside: '', note }, () => {
       if (orders !== null) checkFacetOrder(orders, uid, requested, settings);
       multiSearchFacetCode(() => checkFacets(requested, settings.filterableAttributes));
     });

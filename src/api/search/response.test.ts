@@ -30,23 +30,24 @@ function outcome(totalHits: number, extra: Partial<SearchOutcome> = {}): SearchO
   return { hits: [], totalHits, processingTimeMs: 2.7, ...extra };
 }
 
-test('offset/limit response: key order, requested values echoed, total capped', () => {
-  const res = searchResponse(parseSearchBody({ q: 'carol', offset: 1200, limit: 30 }), outcome(1200), { maxTotalHits: 1000, requestUid: 'r' });
+test('offset/limit response: key order, requested values echoed, total never capped by maxTotalHits', () => {
+  const res = searchResponse(parseSearchBody({ q: 'carol', offset: 1200, limit: 30 }), outcome(1200), { requestUid: 'r' });
   assert.deepEqual(Object.keys(res), ['hits', 'query', 'processingTimeMs', 'limit', 'offset', 'estimatedTotalHits', 'requestUid']);
-  assert.deepEqual(res, { hits: [], query: 'carol', processingTimeMs: 2, limit: 30, offset: 1200, estimatedTotalHits: 1000, requestUid: 'r' });
+  assert.deepEqual(res, { hits: [], query: 'carol', processingTimeMs: 2, limit: 30, offset: 1200, estimatedTotalHits: 1200, requestUid: 'r' });
 });
 
 test('page mode response: totals and pages (search.md §5 examples)', () => {
-  const cases: [Record<string, unknown>, number, number, Record<string, number>][] = [
-    [{ hitsPerPage: 1 }, 5, 1000, { hitsPerPage: 1, page: 1, totalPages: 5, totalHits: 5 }],
-    [{ page: 0 }, 5, 1000, { hitsPerPage: 20, page: 0, totalPages: 1, totalHits: 5 }],
-    [{ hitsPerPage: 0 }, 5, 1000, { hitsPerPage: 0, page: 1, totalPages: 0, totalHits: 5 }],
-    [{ page: 2, hitsPerPage: 2 }, 5, 1000, { hitsPerPage: 2, page: 2, totalPages: 3, totalHits: 5 }],
-    [{ page: 1 }, 1200, 1000, { hitsPerPage: 20, page: 1, totalPages: 50, totalHits: 1000 }],
-    [{ page: 1 }, 0, 1000, { hitsPerPage: 20, page: 1, totalPages: 0, totalHits: 0 }],
+  const cases: [Record<string, unknown>, number, Record<string, number>][] = [
+    [{ hitsPerPage: 1 }, 5, { hitsPerPage: 1, page: 1, totalPages: 5, totalHits: 5 }],
+    [{ page: 0 }, 5, { hitsPerPage: 20, page: 0, totalPages: 1, totalHits: 5 }],
+    [{ hitsPerPage: 0 }, 5, { hitsPerPage: 0, page: 1, totalPages: 0, totalHits: 5 }],
+    [{ page: 2, hitsPerPage: 2 }, 5, { hitsPerPage: 2, page: 2, totalPages: 3, totalHits: 5 }],
+    // not capped by maxTotalHits (Meilisearch 1.50: 30,000 documents, maxTotalHits 10 → totalHits 30000)
+    [{ page: 1 }, 1200, { hitsPerPage: 20, page: 1, totalPages: 60, totalHits: 1200 }],
+    [{ page: 1 }, 0, { hitsPerPage: 20, page: 1, totalPages: 0, totalHits: 0 }],
   ];
-  for (const [body, total, max, want] of cases) {
-    const res = searchResponse(parseSearchBody(body), outcome(total), { maxTotalHits: max, requestUid: 'r' });
+  for (const [body, total, want] of cases) {
+    const res = searchResponse(parseSearchBody(body), outcome(total), { requestUid: 'r' });
     assert.deepEqual(Object.keys(res), ['hits', 'query', 'processingTimeMs', 'hitsPerPage', 'page', 'totalPages', 'totalHits', 'requestUid']);
     assert.deepEqual({ hitsPerPage: res.hitsPerPage, page: res.page, totalPages: res.totalPages, totalHits: res.totalHits }, want, JSON.stringify(body));
     assert.equal(res.query, '');
@@ -58,7 +59,7 @@ test('optional keys in the order of search.md §4.3', () => {
   const res = searchResponse(q, outcome(3, {
     queryVector: [0.5], facetDistribution: { genre: { horror: 3 } }, facetStats: { year: { min: 1, max: 2 } },
     semanticHitCount: 1, performanceDetails: { search: '1.2ms' },
-  }), { maxTotalHits: 1000, metadata: { indexUid: 'movies', primaryKey: 'id' } });
+  }), { metadata: { indexUid: 'movies', primaryKey: 'id' } });
   assert.deepEqual(Object.keys(res), [
     'hits', 'query', 'queryVector', 'processingTimeMs', 'limit', 'offset', 'estimatedTotalHits', 'facetDistribution',
     'facetStats', 'requestUid', 'metadata', 'performanceDetails', 'semanticHitCount',
@@ -72,9 +73,9 @@ test('optional keys in the order of search.md §4.3', () => {
 
 test('optional keys are absent unless asked for', () => {
   const extra = { queryVector: [1], facetDistribution: {}, facetStats: {} };
-  const plain = searchResponse(parseSearchBody({ facets: [] }), outcome(0, extra), { maxTotalHits: 1000 });
+  const plain = searchResponse(parseSearchBody({ facets: [] }), outcome(0, extra));
   assert.deepEqual(Object.keys(plain), ['hits', 'query', 'processingTimeMs', 'limit', 'offset', 'estimatedTotalHits', 'requestUid']);
-  const noPk = searchResponse(parseSearchBody({ showPerformanceDetails: true }), outcome(0), { maxTotalHits: 1000, metadata: { indexUid: 'x', primaryKey: null } });
+  const noPk = searchResponse(parseSearchBody({ showPerformanceDetails: true }), outcome(0), { metadata: { indexUid: 'x', primaryKey: null } });
   assert.deepEqual(Object.keys(noPk.metadata as object), ['queryUid', 'indexUid']);
   assert.deepEqual(noPk.performanceDetails, {});
 });

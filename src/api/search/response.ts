@@ -1,5 +1,6 @@
 // The search response (search.md §4, §5): which ranked documents to fetch, both pagination
-// modes, `maxTotalHits` capping and the exact key order.
+// modes and the exact key order. `maxTotalHits` caps only the hits that can be reached (the
+// window), never `estimatedTotalHits`, `totalHits` or `totalPages` (Meilisearch 1.50).
 import { randomBytes } from 'node:crypto';
 import { DEFAULT_SEARCH_LIMIT, isPageMode, type SearchQuery } from './query-types.ts';
 import type { SearchHit } from './hits.ts';
@@ -31,7 +32,7 @@ export function searchWindow(q: SearchQuery, maxTotalHits: number): SearchWindow
 /** What the search produced, besides the hits. */
 export interface SearchOutcome {
   hits: SearchHit[];
-  /** Matching documents (exact in page mode, an estimate otherwise), before the `maxTotalHits` cap. */
+  /** Matching documents (exact in page mode, an estimate otherwise); `maxTotalHits` does not cap it. */
   totalHits: number;
   processingTimeMs: number;
   facetDistribution?: Record<string, Record<string, number>>;
@@ -51,8 +52,6 @@ export interface ResponseMetadata {
 }
 
 export interface ResponseOptions {
-  /** The index setting `pagination.maxTotalHits`. */
-  maxTotalHits: number;
   /** Defaults to a new UUID v7. */
   requestUid?: string;
   /** Present only when the request had `Meili-Include-Metadata: true|1`. */
@@ -65,11 +64,11 @@ export type SearchResponse = Record<string, unknown>;
  * The response body in the key order of §4.3: hits, query, queryVector?, processingTimeMs,
  * pagination, facets?, requestUid, metadata?, performanceDetails?, semanticHitCount?.
  */
-export function searchResponse(q: SearchQuery, outcome: SearchOutcome, options: ResponseOptions): SearchResponse {
+export function searchResponse(q: SearchQuery, outcome: SearchOutcome, options: ResponseOptions = {}): SearchResponse {
   const res: SearchResponse = { hits: outcome.hits, query: q.q ?? '' };
   if (q.retrieveVectors && outcome.queryVector !== undefined) res.queryVector = outcome.queryVector;
   res.processingTimeMs = Math.max(0, Math.floor(outcome.processingTimeMs));
-  const total = Math.min(outcome.totalHits, options.maxTotalHits);
+  const total = outcome.totalHits;
   if (isPageMode(q)) {
     const hitsPerPage = q.hitsPerPage ?? DEFAULT_SEARCH_LIMIT;
     res.hitsPerPage = hitsPerPage;

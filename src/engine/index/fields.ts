@@ -1,8 +1,20 @@
 // Field paths of documents: the dotted view of nested objects (documents.md §3) and
 // the selection of fields for output.
 
+/** A document's field paths (parents included) and its own keys (what `fieldDistribution` counts). */
+export interface DocumentFields {
+  paths: readonly string[];
+  /** the document's top-level keys; the very array `paths` is when no value is an object */
+  keys: readonly string[];
+}
+
 /** Every field path of a document, parents included: {a:{b:1}} → a, a.b. Arrays of objects are walked. */
 export function fieldPaths(doc: Record<string, unknown>): readonly string[] {
+  return documentFields(doc).paths;
+}
+
+/** The field paths of a document (as `fieldPaths`) and its top-level keys. */
+export function documentFields(doc: Record<string, unknown>): DocumentFields {
   const keys = Object.keys(doc);
   for (const k of keys) {
     const v = doc[k];
@@ -10,10 +22,15 @@ export function fieldPaths(doc: Record<string, unknown>): readonly string[] {
       const walk = { out: [] as string[], mayRepeat: false };
       collectPaths(doc, walk, '');
       // a path can only repeat through arrays of objects or literal dotted keys ({"a.b":1,"a":{"b":2}})
-      return walk.mayRepeat ? [...new Set(walk.out)] : walk.out;
+      return { paths: walk.mayRepeat ? [...new Set(walk.out)] : walk.out, keys };
     }
   }
-  return keys;
+  return { paths: keys, keys };
+}
+
+/** `fieldDistribution` counts a document's top-level keys, `_vectors` aside (Meilisearch 1.50). */
+export function countsInDistribution(key: string): boolean {
+  return key !== '_vectors';
 }
 
 interface Walk {

@@ -17,6 +17,7 @@ import {
 } from './layout.ts';
 import { WordSet } from '../words/index.ts';
 import { openFacetTables, type FacetTables } from './facet-layout.ts';
+import { countsInDistribution } from './fields.ts';
 
 /** The search tables of an index (docs/decisions/0002). */
 export interface SearchTables {
@@ -93,6 +94,10 @@ export class Index {
     this.main.put(key, value);
   }
 
+  removeMain(key: keyof MainValues): void {
+    this.main.remove(key);
+  }
+
   meta(): IndexMeta {
     const meta = this.getMain('meta');
     if (!meta) throw new Error(`index at ${this.env.path} has no meta`);
@@ -115,8 +120,17 @@ export class Index {
     return this.getMain('fieldsOrder') ?? [];
   }
 
+  /** Top-level field → number of documents holding it (`_vectors` aside). */
   fieldDistribution(): Record<string, number> {
-    return this.getMain('fieldDistribution') ?? {};
+    const stored = this.getMain('topFieldDistribution');
+    if (stored !== undefined) return stored;
+    // written before top-level counts were stored: until the next batch recounts, drop nested paths
+    const legacy = this.getMain('fieldDistribution') ?? {};
+    const out: Record<string, number> = {};
+    for (const [path, count] of Object.entries(legacy)) {
+      if (countsInDistribution(path) && !hasParent(path, legacy)) out[path] = count;
+    }
+    return out;
   }
 
   internalId(externalId: string): number | undefined {
@@ -180,6 +194,14 @@ const decoder = new TextDecoder();
 
 export function parseDocument(bytes: Uint8Array): Record<string, unknown> {
   return JSON.parse(decoder.decode(bytes)) as Record<string, unknown>;
+}
+
+/** Whether a dotted prefix of `path` is itself counted (then `path` is nested; else a top-level key, dots and all). */
+function hasParent(path: string, counts: Record<string, number>): boolean {
+  for (let dot = path.indexOf('.'); dot !== -1; dot = path.indexOf('.', dot + 1)) {
+    if (Object.prototype.hasOwnProperty.call(counts, path.slice(0, dot))) return true;
+  }
+  return false;
 }
 
 function sortedObject(obj: Record<string, number>): Record<string, number> {

@@ -18,9 +18,11 @@ export interface AppliedTask {
 /** Keys of the `main` table and their value types. */
 export interface MainValues {
   meta: IndexMeta;
-  /** top-level field names in order of first appearance */
+  /** field paths (nested ones included) in order of first appearance; a path's rank is its field id */
   fieldsOrder: string[];
-  /** field name → number of documents holding it */
+  /** top-level field name → number of documents holding it, `_vectors` aside (the `fieldDistribution` of stats) */
+  topFieldDistribution: Record<string, number>;
+  /** before top-level counts: every field path → documents; read only until the next batch recounts */
   fieldDistribution: Record<string, number>;
   /** portable roaring bitmap of the internal ids in use */
   usedIds: Uint8Array;

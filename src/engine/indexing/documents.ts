@@ -8,7 +8,7 @@ import { parseDocument, type Index } from '../index/index.ts';
 import type { SearchConfig } from './search-config.ts';
 import type { SearchChunk } from './search-delta.ts';
 import { SearchIndexWriter, type SearchCheckpoint, type SearchWriterOptions } from './search-writer.ts';
-import { fieldPaths } from '../index/fields.ts';
+import { countsInDistribution, documentFields, type DocumentFields } from '../index/fields.ts';
 import { documentId, inferPrimaryKey } from '../index/primary-key.ts';
 import { FacetIndexWriter, type FacetCheckpoint, type FacetConfig, type FacetWriterOptions, type SourcedFacetChunk } from '../facet/index.ts';
 
@@ -43,6 +43,18 @@ export interface ExtractedSearch {
 export interface ExtractedFacets {
   chunk: SourcedFacetChunk;
   index: number;
+}
+
+/** A document parsed by the extractor thread (engine/indexing/extract). */
+export interface ExtractedInput {
+  id: string;
+  /** its compact JSON text (stored as is) */
+  json: Uint8Array;
+  fields: DocumentFields;
+  /** its chunk's search data when the extractor ran with the writer's `searchConfig` */
+  search?: ExtractedSearch | null;
+  /** its chunk's facet data when the extractor ran with the writer's `facetConfig` */
+  facets?: ExtractedFacets | null;
 }
 
 export interface AddOptions {
@@ -81,7 +93,7 @@ export class DocumentsWriter {
       used,
       free,
       nextId: max + 1,
-      distribution: new Map(Object.entries(index.fieldDistribution())),
+      distribution: startingDistribution(index, used),
       fieldsOrder: [...index.fieldsOrder()],
       documentBytes: index.getMain('documentBytes') ?? 0,
       primaryKey: index.meta().primaryKey,
@@ -166,23 +178,19 @@ export class DocumentsWriter {
    * `json` is the document's compact JSON text when the caller has it (stored as is).
    */
   addDocument(doc: Record<string, unknown>, primaryKey: string, opts: AddOptions, json?: Uint8Array): boolean {
-    return this.#put(documentId(doc, primaryKey), opts, json, fieldPaths(doc), doc);
+    return this.#put(documentId(doc, primaryKey), opts, json, documentFields(doc), doc);
   }
 
-  /**
-   * Adds or updates a document already parsed by an extractor (id, JSON text, field paths, and
-   * its chunk's search data when the extractor ran with this writer's `searchConfig`, its facet
-   * data when it ran with its `facetConfig`).
-   */
-  addExtracted(id: string, json: Uint8Array, paths: readonly string[], opts: AddOptions, search?: ExtractedSearch | null, facets?: ExtractedFacets | null): boolean {
-    return this.#put(id, opts, json, paths, undefined, search ?? null, facets ?? null);
+  /** Adds or updates a document already parsed by an extractor (with its chunk's search and facet data, if any). */
+  addExtracted(doc: ExtractedInput, opts: AddOptions): boolean {
+    return this.#put(doc.id, opts, doc.json, doc.fields, undefined, doc.search ?? null, doc.facets ?? null);
   }
 
   #put(
     extId: string,
     opts: AddOptions,
     json: Uint8Array | undefined,
-    paths: readonly string[],
+    fields: DocumentFields,
     parsed: Record<string, unknown> | undefined,
     record: ExtractedSearch | null = null,
     facetRecord: ExtractedFacets | null = null,
@@ -196,7 +204,7 @@ export class DocumentsWriter {
         this.#knownIds.set(extId, id);
         this.#addedIds.push(extId);
       }
-      this.#storeRaw(id, json ?? Buffer.from(JSON.stringify(parsed)), paths);
+      this.#storeRaw(id, json ?? Buffer.from(JSON.stringify(parsed)), fields);
       this.#indexAdded(id, extId, parsed, json, record, facetRecord);
       return true;
     }
@@ -208,7 +216,7 @@ export class DocumentsWriter {
       // an update that changes nothing writes nothing (re-sent data is common)
       if (Buffer.compare(bytes, stored) === 0) return true;
       this.#forget(existing, stored, old);
-      this.#storeRaw(existing, bytes, fieldPaths(merged));
+      this.#storeRaw(existing, bytes, documentFields(merged));
       this.#search?.addDocument(existing, merged);
       this.#facets?.addDocument(existing, merged, extId);
     } else {
@@ -217,7 +225,7 @@ export class DocumentsWriter {
         if (Buffer.compare(bytes, stored) === 0) return true;
         this.#forget(existing, stored, parseDocument(stored));
       }
-      this.#storeRaw(existing, bytes, paths);
+      this.#storeRaw(existing, bytes, fields);
       this.#indexAdded(existing, extId, parsed, json, record, facetRecord);
     }
     return true;
@@ -309,7 +317,8 @@ export class DocumentsWriter {
     index.setMain('usedIds', bitmapBytes(s.used));
     const distribution: Record<string, number> = {};
     for (const [k, v] of s.distribution) if (v > 0) distribution[k] = v;
-    index.setMain('fieldDistribution', distribution);
+    index.setMain('topFieldDistribution', distribution);
+    index.removeMain('fieldDistribution');
     index.setMain('fieldsOrder', s.fieldsOrder);
     index.setMain('documentBytes', s.documentBytes);
     this.#search?.save();
@@ -330,10 +339,10 @@ export class DocumentsWriter {
     return id;
   }
 
-  #storeRaw(id: number, bytes: Uint8Array, paths: readonly string[]): void {
+  #storeRaw(id: number, bytes: Uint8Array, fields: DocumentFields): void {
     const s = this.#s;
-    for (const path of paths) {
-      s.distribution.set(path, (s.distribution.get(path) ?? 0) + 1);
+    for (const key of fields.keys) if (countsInDistribution(key)) s.distribution.set(key, (s.distribution.get(key) ?? 0) + 1);
+    for (const path of fields.paths) {
       if (!this.#fieldSet.has(path)) {
         if (this.#fieldSet.size >= MAX_FIELDS) {
           throw new EngineError('max_fields_limit_exceeded', 'A document cannot contain more than 65,535 fields.');
@@ -350,7 +359,7 @@ export class DocumentsWriter {
   /** Removes a stored document (its bytes and parsed form) from the counters and the search data. */
   #forget(id: number, bytes: Uint8Array, doc: Record<string, unknown>): void {
     const s = this.#s;
-    for (const path of fieldPaths(doc)) s.distribution.set(path, (s.distribution.get(path) ?? 1) - 1);
+    for (const key of Object.keys(doc)) if (countsInDistribution(key)) s.distribution.set(key, (s.distribution.get(key) ?? 1) - 1);
     s.documentBytes = Math.max(0, s.documentBytes - bytes.length);
     this.#search?.removeDocument(id, doc);
     this.#facets?.removeDocument(id, doc);
@@ -407,4 +416,19 @@ export class DocumentsWriter {
 
 function parseJson(json: Uint8Array): Record<string, unknown> {
   return JSON.parse(Buffer.from(json.buffer, json.byteOffset, json.byteLength).toString('utf8')) as Record<string, unknown>;
+}
+
+/**
+ * The top-level field counts a batch starts from. Indexes written before they were stored
+ * (`fieldDistribution` then counted nested paths too) are recounted from their documents once.
+ */
+function startingDistribution(index: Index, used: Bitmap): Map<string, number> {
+  const stored = index.getMain('topFieldDistribution');
+  if (stored !== undefined) return new Map(Object.entries(stored));
+  const counts = new Map<string, number>();
+  if (used.size === 0) return counts;
+  for (const [, bytes] of index.documents.entries()) {
+    for (const key of Object.keys(parseDocument(bytes))) if (countsInDistribution(key)) counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  return counts;
 }

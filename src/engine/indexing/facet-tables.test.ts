@@ -179,7 +179,7 @@ class Side {
           const config = staleConfig && w.facetConfig !== null ? { ...w.facetConfig } : w.facetConfig;
           for (const d of this.extractor.documents(file, 'id', () => false, null, config)) {
             if (d.facets !== null) this.fromChunks++;
-            w.addExtracted(d.id, d.json, d.paths, op.opts, d.search, d.facets);
+            w.addExtracted(d, op.opts);
           }
         }
         if (op.failAfter) throw new Error('the task fails after writing');

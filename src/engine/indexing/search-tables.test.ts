@@ -199,7 +199,7 @@ test('records from the extractor thread index like the writer does', async () =>
       const first = file('a.ndjson', Array.from({ length: 3000 }, (_, i) => randomDoc(rand, i % 1200)));
       const second = file('b.ndjson', Array.from({ length: 500 }, (_, i) => randomDoc(rand, 1000 + i)));
       const add = (p: string, opts: AddOptions = REPLACE) => (w: DocumentsWriter) => {
-        for (const d of extractor.documents(p, 'id', () => false, w.searchConfig)) w.addExtracted(d.id, d.json, d.paths, opts, d.search);
+        for (const d of extractor.documents(p, 'id', () => false, w.searchConfig)) w.addExtracted(d, opts);
       };
       const prepare = (request: FlushRequest) => extractor.prepare(request);
       let config = defaultSearchConfig({ stopWords: ['the'] });

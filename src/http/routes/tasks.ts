@@ -104,7 +104,7 @@ export function registerTaskRoutes(app: FastifyInstance, ctx: HttpContext): void
     return {
       uid: p.batchUid,
       details: aggregateBatchDetails(tasks),
-      stats: batchStats(tasks, { processing: true }),
+      stats: { ...batchStats(tasks, { processing: true }), progressTrace: p.trace },
       startedAt: p.startedAt,
       finishedAt: null,
       batchStrategy: p.batchStrategy,

@@ -13,6 +13,7 @@ import { UpdateFiles } from '../update-files.ts';
 import { task } from '../autobatcher.fixtures.ts';
 import type { ProcessContext } from './context.ts';
 import { processIndexOperation } from './index-operation.ts';
+import { ProgressTrace } from '../progress-trace.ts';
 
 export interface BatchHarness {
   /** the processing context (valid once the `before` hook ran) */
@@ -47,6 +48,7 @@ export function batchHarness(prefix: string): BatchHarness {
       startedAt: 1,
       shouldAbort: () => false,
       progress: () => {},
+      trace: new ProgressTrace(),
     };
   });
 

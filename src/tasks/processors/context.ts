@@ -4,6 +4,7 @@ import type { Extractor } from '../../engine/indexing/extract/extractor.ts';
 import type { TaskQueue } from '../queue.ts';
 import type { Task } from '../types.ts';
 import type { UpdateFiles } from '../update-files.ts';
+import type { ProgressTrace } from '../progress-trace.ts';
 import { ApiError, toApiError } from '../../api/errors/index.ts';
 import { failedDetails } from '../details.ts';
 
@@ -18,6 +19,8 @@ export interface ProcessContext {
   /** true once a cancelation asks to interrupt this batch */
   shouldAbort(): boolean;
   progress(step: string, finished: number, total: number): void;
+  /** the batch's `progressTrace`: processors time their steps in it */
+  trace: ProgressTrace;
 }
 
 export interface BatchResult {

@@ -13,8 +13,9 @@ export async function processIndexCreation(task: Task, ctx: ProcessContext): Pro
   if (ctx.registry.exists(uid)) {
     return { tasks: [failed(task, new ApiError('index_already_exists', `Index \`${uid}\` already exists.`))], indexUids: [] };
   }
-  const { uuid, index } = ctx.registry.create(task.kind.primaryKey, ctx.startedAt);
-  await index.env.flushed();
+  const primaryKey = task.kind.primaryKey;
+  const { uuid, index } = ctx.trace.time('creating the index', () => ctx.registry.create(primaryKey, ctx.startedAt));
+  await ctx.trace.timeAsync('waiting for the disk', () => index.env.flushed());
   return { tasks: [succeeded(task)], indexUids: [uid], commit: () => ctx.queue.setIndex(uid, uuid) };
 }
 
@@ -30,22 +31,24 @@ export async function processIndexUpdate(task: Task, ctx: ProcessContext): Promi
   }
   const index = ctx.registry.byUuid(uuid);
   try {
-    index.env.write(() => {
-      const meta = index.meta();
-      let primaryKey = meta.primaryKey;
-      if (kind.primaryKey !== null && kind.primaryKey !== meta.primaryKey) {
-        if (index.numberOfDocuments() > 0 && meta.primaryKey !== null) {
-          throw new EngineError('index_primary_key_already_exists', `Index already has a primary key: \`${meta.primaryKey}\`.`);
+    ctx.trace.time('updating the index', () =>
+      index.env.write(() => {
+        const meta = index.meta();
+        let primaryKey = meta.primaryKey;
+        if (kind.primaryKey !== null && kind.primaryKey !== meta.primaryKey) {
+          if (index.numberOfDocuments() > 0 && meta.primaryKey !== null) {
+            throw new EngineError('index_primary_key_already_exists', `Index already has a primary key: \`${meta.primaryKey}\`.`);
+          }
+          primaryKey = kind.primaryKey;
         }
-        primaryKey = kind.primaryKey;
-      }
-      index.setMain('meta', { ...meta, primaryKey, updatedAt: ctx.startedAt });
-      index.setMain('generation', index.generation() + 1);
-    });
+        index.setMain('meta', { ...meta, primaryKey, updatedAt: ctx.startedAt });
+        index.setMain('generation', index.generation() + 1);
+      }),
+    );
   } catch (err) {
     return { tasks: [failed(task, err)], indexUids: [] };
   }
-  await index.env.flushed();
+  await ctx.trace.timeAsync('waiting for the disk', () => index.env.flushed());
   const result = succeeded(task);
   if (renameTo === null) return { tasks: [result], indexUids: [uid] };
   return {
@@ -73,8 +76,8 @@ export async function processIndexSwap(task: Task, ctx: ProcessContext): Promise
   const now = ctx.startedAt;
   for (const uid of renames.keys()) {
     const index = ctx.registry.get(uid)!;
-    index.env.write(() => index.setMain('meta', { ...index.meta(), updatedAt: now }));
-    await index.env.flushed();
+    ctx.trace.time('updating the indexes', () => index.env.write(() => index.setMain('meta', { ...index.meta(), updatedAt: now })));
+    await ctx.trace.timeAsync('waiting for the disk', () => index.env.flushed());
   }
   return {
     tasks: [succeeded(task)],

@@ -26,7 +26,7 @@ export async function processIndexOperation(indexUid: string, tasks: Task[], may
       const err = indexNotFound(indexUid);
       return { tasks: tasks.map((t) => failed(t, err)), indexUids: [] };
     }
-    const created = ctx.registry.create(null, ctx.startedAt);
+    const created = ctx.trace.time('creating the index', () => ctx.registry.create(null, ctx.startedAt));
     index = created.index;
     createdUuid = created.uuid;
   }
@@ -43,37 +43,48 @@ export async function processIndexOperation(indexUid: string, tasks: Task[], may
 async function applyBatch(target: Index, indexUid: string, tasks: Task[], createdUuid: string | null, ctx: ProcessContext): Promise<BatchResult> {
   const previous = target.getMain('applied') ?? {};
   const outcomes: Record<string, AppliedTask> = {};
+  const { trace } = ctx;
+  // the commit is the end of the write transaction, after its callback returns
+  let commitStart = 0;
   target.env.write(() => {
-    const settings = storedSettings(target);
-    // the extractor thread is idle between document jobs: it prepares the search writes then
-    const writer = new DocumentsWriter(target, searchConfig(settings), { prepare: (request) => ctx.extractor.prepare(request), facets: facetConfig(settings) });
-    writer.indexSearchIfMissing();
-    writer.indexFacetsIfStale();
-    for (const task of tasks) {
-      const replay = previous[task.uid];
-      if (replay) {
-        outcomes[task.uid] = replay;
-        continue;
+    const writer = trace.time('retrieving config', () => {
+      const settings = storedSettings(target);
+      // the extractor thread is idle between document jobs: it prepares the search writes then
+      return new DocumentsWriter(target, searchConfig(settings), { prepare: (request) => ctx.extractor.prepare(request), facets: facetConfig(settings) });
+    });
+    trace.time('checking the search and facet tables', () => {
+      writer.indexSearchIfMissing();
+      writer.indexFacetsIfStale();
+    });
+    trace.time('indexing', () => {
+      for (const task of tasks) {
+        const replay = previous[task.uid];
+        if (replay) {
+          outcomes[task.uid] = replay;
+          continue;
+        }
+        const checkpoint = writer.checkpoint();
+        try {
+          const details = target.env.write(() => {
+            const d = trace.time(TASK_STEPS[task.kind.kind] ?? task.kind.kind, () => applyTask(writer, task, ctx));
+            writer.endTask();
+            return d;
+          });
+          outcomes[task.uid] = { ok: true, details };
+        } catch (err) {
+          if (err instanceof Aborted) throw err;
+          writer.rollback(checkpoint);
+          const f = failed(task, err);
+          outcomes[task.uid] = { ok: false, details: f.details ?? {}, error: f.error };
+        }
       }
-      const checkpoint = writer.checkpoint();
-      try {
-        const details = target.env.write(() => {
-          const d = applyTask(writer, task, ctx);
-          writer.endTask();
-          return d;
-        });
-        outcomes[task.uid] = { ok: true, details };
-      } catch (err) {
-        if (err instanceof Aborted) throw err;
-        writer.rollback(checkpoint);
-        const f = failed(task, err);
-        outcomes[task.uid] = { ok: false, details: f.details ?? {}, error: f.error };
-      }
-    }
-    writer.save(ctx.startedAt);
+      trace.time('writing the search and facet tables', () => writer.save(ctx.startedAt));
+    });
     target.setMain('applied', outcomes);
+    commitStart = performance.now();
   });
-  await target.env.flushed();
+  trace.add('committing', performance.now() - commitStart);
+  await trace.timeAsync('waiting for the disk', () => target.env.flushed());
 
   const results = tasks.map((task): Task => {
     const o = outcomes[task.uid]!;
@@ -86,6 +97,15 @@ async function applyBatch(target: Index, indexUid: string, tasks: Task[], create
     ...(uuid !== null ? { commit: () => ctx.queue.setIndex(indexUid, uuid) } : {}),
   };
 }
+
+/** The trace step of each kind of task in a document batch. */
+const TASK_STEPS: Partial<Record<TaskKind['kind'], string>> = {
+  documentAddition: 'adding documents',
+  documentDeletion: 'deleting documents',
+  documentDeletionByFilter: 'deleting documents by filter',
+  documentClear: 'clearing documents',
+  settingsUpdate: 'applying the settings',
+};
 
 /** Applies one task to the writer; returns its success details. */
 function applyTask(writer: DocumentsWriter, task: Task, ctx: ProcessContext): Record<string, unknown> {
@@ -119,9 +139,9 @@ function applyTask(writer: DocumentsWriter, task: Task, ctx: ProcessContext): Re
       const next = applyPatch(current, patch);
       index.setMain('settings', next);
       // last step of the task: what follows in the batch is indexed with the new settings
-      if (searchSignature(next) !== searchSignature(current)) writer.reindexSearch(searchConfig(next));
+      if (searchSignature(next) !== searchSignature(current)) ctx.trace.time('re-indexing search data', () => writer.reindexSearch(searchConfig(next)));
       // an invalid `_geo` in a stored document fails the task when `_geo` becomes filterable or sortable
-      if (facetSignature(next) !== facetSignature(current)) writer.reindexFacets(facetConfig(next));
+      if (facetSignature(next) !== facetSignature(current)) ctx.trace.time('re-indexing facets', () => writer.reindexFacets(facetConfig(next)));
       return task.details ?? {};
     }
     default:
@@ -144,8 +164,8 @@ function addDocuments(
     let seen = 0;
     try {
       const file = ctx.files.path(kind.contentFile);
-      for (const { id, json, paths, search, facets } of ctx.extractor.documents(file, pk, ctx.shouldAbort, writer.searchConfig, writer.facetConfig)) {
-        if (writer.addExtracted(id, json, paths, opts, search, facets)) indexed++;
+      for (const doc of ctx.extractor.documents(file, pk, ctx.shouldAbort, writer.searchConfig, writer.facetConfig)) {
+        if (writer.addExtracted(doc, opts)) indexed++;
         if (++seen % PROGRESS_EVERY === 0) ctx.progress('indexing documents', seen, kind.documentsCount);
       }
     } catch (err) {
@@ -163,8 +183,8 @@ export async function processIndexDeletion(indexUid: string, tasks: Task[], ctx:
     const err = indexNotFound(indexUid);
     return { tasks: tasks.map((t) => failed(t, err)), indexUids: [] };
   }
-  const index: Index = ctx.registry.byUuid(uuid);
-  const count = index.numberOfDocuments();
+  // the index's directory is removed once the task queue commit is durable (`after`, not traced)
+  const count = ctx.trace.time('counting documents', () => ctx.registry.byUuid(uuid).numberOfDocuments());
   const results = tasks.map((t) => (t.kind.kind === 'indexDeletion' ? succeeded(t, { deletedDocuments: count }) : succeeded(t)));
   return {
     tasks: results,

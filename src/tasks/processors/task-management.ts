@@ -6,25 +6,27 @@ import { succeeded, type BatchResult, type ProcessContext } from './context.ts';
 
 /** Cancels the matched tasks that are still enqueued; they join the cancelation's batch. */
 export async function processCancelation(task: Task, ctx: ProcessContext): Promise<BatchResult> {
-  if (task.kind.kind !== 'taskCancelation') throw new Error('not a task cancelation');
-  const matched = bitmapFrom(task.kind.matched);
-  const enqueued = ctx.queue.bitmap('status:enqueued');
-  const targets = Bitmap.and(matched, enqueued);
-  targets.remove(task.uid);
+  const kind = task.kind;
+  if (kind.kind !== 'taskCancelation') throw new Error('not a task cancelation');
+  const targets = ctx.trace.time('retrieving tasks', () => {
+    const matched = Bitmap.and(bitmapFrom(kind.matched), ctx.queue.bitmap('status:enqueued'));
+    matched.remove(task.uid);
+    return matched.toArray().flatMap((uid) => ctx.queue.get(uid) ?? []);
+  });
   const canceled: Task[] = [];
   const indexUids = new Set<string>();
-  for (const uid of targets) {
-    const t = ctx.queue.get(uid);
-    if (!t) continue;
-    canceled.push({
-      ...t,
-      status: 'canceled',
-      canceledBy: task.uid,
-      details: t.details === null ? null : failedDetails(t.details),
-      error: null,
-    });
-    if (t.indexUid !== null) indexUids.add(t.indexUid);
-  }
+  ctx.trace.time('updating tasks', () => {
+    for (const t of targets) {
+      canceled.push({
+        ...t,
+        status: 'canceled',
+        canceledBy: task.uid,
+        details: t.details === null ? null : failedDetails(t.details),
+        error: null,
+      });
+      if (t.indexUid !== null) indexUids.add(t.indexUid);
+    }
+  });
   const files = canceled.flatMap((t) => (t.kind.kind === 'documentAddition' ? [t.kind.contentFile] : []));
   const done = succeeded(task, { ...task.details, canceledTasks: canceled.length });
   return {
@@ -38,23 +40,27 @@ export async function processCancelation(task: Task, ctx: ProcessContext): Promi
 
 /** Deletes the matched finished tasks; each is counted for the first deletion task that matched it. */
 export async function processDeletions(tasks: Task[], ctx: ProcessContext): Promise<BatchResult> {
-  const finished = Bitmap.orMany([ctx.queue.bitmap('status:succeeded'), ctx.queue.bitmap('status:failed'), ctx.queue.bitmap('status:canceled')]);
   const toDelete = new Bitmap();
   const results: Task[] = [];
-  for (const task of tasks) {
-    if (task.kind.kind !== 'taskDeletion') throw new Error('not a task deletion');
-    const mine = Bitmap.and(bitmapFrom(task.kind.matched), finished);
-    mine.andNotInPlace(toDelete);
-    toDelete.orInPlace(mine);
-    results.push(succeeded(task, { ...task.details, deletedTasks: mine.size }));
-  }
+  ctx.trace.time('matching tasks', () => {
+    const finished = Bitmap.orMany([ctx.queue.bitmap('status:succeeded'), ctx.queue.bitmap('status:failed'), ctx.queue.bitmap('status:canceled')]);
+    for (const task of tasks) {
+      if (task.kind.kind !== 'taskDeletion') throw new Error('not a task deletion');
+      const mine = Bitmap.and(bitmapFrom(task.kind.matched), finished);
+      mine.andNotInPlace(toDelete);
+      toDelete.orInPlace(mine);
+      results.push(succeeded(task, { ...task.details, deletedTasks: mine.size }));
+    }
+  });
   const batchesTouched = new Set<number>();
   const files: string[] = [];
-  for (const uid of toDelete) {
-    const t = ctx.queue.get(uid);
-    if (t?.batchUid !== null && t?.batchUid !== undefined) batchesTouched.add(t.batchUid);
-    if (t?.kind.kind === 'documentAddition') files.push(t.kind.contentFile);
-  }
+  ctx.trace.time('retrieving tasks', () => {
+    for (const uid of toDelete) {
+      const t = ctx.queue.get(uid);
+      if (t?.batchUid !== null && t?.batchUid !== undefined) batchesTouched.add(t.batchUid);
+      if (t?.kind.kind === 'documentAddition') files.push(t.kind.contentFile);
+    }
+  });
   return {
     tasks: results,
     indexUids: [],

@@ -13,6 +13,8 @@ export interface Processing extends ProcessingView {
   indexUids: Set<string>;
   batchStrategy: string;
   progress: BatchProgress | null;
+  /** the steps finished so far (`progressTrace`), as of the last progress report */
+  trace: Record<string, string>;
 }
 
 export interface SchedulerOptions extends SchedulerConfig {
@@ -114,11 +116,15 @@ export class Scheduler extends EventEmitter {
           indexUids: new Set(m.indexUids),
           batchStrategy: m.batchStrategy,
           progress: null,
+          trace: {},
         };
         this.emit('started', m.batchUid);
         break;
       case 'progress':
-        if (this.#processing?.batchUid === m.batchUid) this.#processing.progress = m.progress;
+        if (this.#processing?.batchUid === m.batchUid) {
+          this.#processing.progress = m.progress;
+          this.#processing.trace = m.trace;
+        }
         break;
       case 'finished':
         this.#processing = null;

@@ -17,7 +17,7 @@ export type ToWorker = { type: 'wake' } | { type: 'stop' };
 export type FromWorker =
   | { type: 'ready' }
   | { type: 'started'; batchUid: number; taskUids: number[]; startedAt: number; indexUids: string[]; batchStrategy: string }
-  | { type: 'progress'; batchUid: number; progress: BatchProgress }
+  | { type: 'progress'; batchUid: number; progress: BatchProgress; trace: Record<string, string> }
   | { type: 'finished'; batchUid: number; indexUids: string[] }
   | { type: 'aborted'; batchUid: number }
   | { type: 'error'; message: string }

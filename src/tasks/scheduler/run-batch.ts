@@ -42,8 +42,9 @@ async function dispatch(batch: BatchPlan, ctx: ProcessContext): Promise<BatchRes
 /** Processes a batch and commits its outcome; rethrows `Aborted` with nothing committed. */
 export async function runBatch(batch: BatchPlan, ctx: ProcessContext): Promise<{ result: BatchResult; record: Batch }> {
   let result: BatchResult;
+  const { trace } = ctx;
   try {
-    result = await dispatch(batch, ctx);
+    result = await trace.timeAsync('processing tasks', () => dispatch(batch, ctx));
   } catch (err) {
     if ((err as Error)?.name === 'Aborted' || (err as Error)?.constructor?.name === 'Aborted') throw err;
     const apiErr = new ApiError('internal', `An unexpected crash occurred when processing the task: ${(err as Error)?.stack ?? String(err)}`);
@@ -52,7 +53,7 @@ export async function runBatch(batch: BatchPlan, ctx: ProcessContext): Promise<{
   const finishedAt = nowMicros();
   const tasks: Task[] = result.tasks.map((t) => ({ ...t, batchUid: ctx.batchUid, startedAt: ctx.startedAt, finishedAt }));
   const enqueuedAts = tasks.map((t) => t.enqueuedAt);
-  const record: Batch = {
+  let record: Batch = {
     uid: ctx.batchUid,
     details: aggregateBatchDetails(tasks),
     stats: batchStats(tasks),
@@ -63,8 +64,12 @@ export async function runBatch(batch: BatchPlan, ctx: ProcessContext): Promise<{
   };
   const { queue } = ctx;
   queue.env.write(() => {
-    result.commit?.();
-    queue.putTasks(tasks);
+    trace.time('writing tasks to disk', () => {
+      if (result.commit) trace.time('applying the batch changes', result.commit);
+      trace.time('tasks', () => queue.putTasks(tasks));
+    });
+    // the trace ends here: the batch record holding it is the last write of the commit
+    record = { ...record, stats: { ...record.stats, progressTrace: trace.view() } };
     queue.putBatch(record);
   });
   await queue.durable();

@@ -10,6 +10,7 @@ import { Extractor } from '../../engine/indexing/extract/extractor.ts';
 import { nowMicros } from '../../engine/time.ts';
 import { Aborted, type ProcessContext } from '../processors/context.ts';
 import { runBatch } from './run-batch.ts';
+import { ProgressTrace } from '../progress-trace.ts';
 import { lowerThreadPriority } from '../../engine/threads/priority.ts';
 import { enqueueCleanup } from './cleanup.ts';
 import { CONTROL_ABORT, type FromWorker, type SchedulerConfig, type ToWorker } from './messages.ts';
@@ -80,13 +81,14 @@ async function loop(): Promise<void> {
       files,
       batchUid,
       startedAt,
+      trace: new ProgressTrace(),
       shouldAbort: () => Atomics.load(control, CONTROL_ABORT) === batchUid + 1,
       progress: (step, finished, total) => {
         const now = Date.now();
         if (now - lastProgress < 100) return;
         lastProgress = now;
         const percentage = total > 0 ? (finished / total) * 100 : 0;
-        post({ type: 'progress', batchUid, progress: { steps: [{ currentStep: step, finished, total }], percentage } });
+        post({ type: 'progress', batchUid, progress: { steps: [{ currentStep: step, finished, total }], percentage }, trace: ctx.trace.view() });
       },
     };
     try {

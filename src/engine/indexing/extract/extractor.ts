@@ -6,6 +6,7 @@ import { siblingModule, WORKER_BOOT } from '../../threads/entry.ts';
 import type { SearchConfig } from '../search-config.ts';
 import type { RecordSource } from '../search-data.ts';
 import type { SearchChunk } from '../search-delta.ts';
+import type { DocumentFields } from '../../index/fields.ts';
 import type { FacetConfig, FacetSource, SourcedFacetChunk } from '../../facet/index.ts';
 import { requestBuffers, type FlushRequest, type FlushSlice } from '../flush-prepare.ts';
 import { CONSUMED, CONTROL_WORDS, HEARTBEAT, PRODUCED, SILENCE_LIMIT_MS, STOP, type Chunk, type ExtractJob, type FlushJob, type FromExtractor } from './protocol.ts';
@@ -14,7 +15,8 @@ export interface ExtractedDocument {
   id: string;
   /** the document's JSON text; valid until the next iteration */
   json: Uint8Array;
-  paths: readonly string[];
+  /** its field paths and top-level keys */
+  fields: DocumentFields;
   /** its chunk's search data and its place in it, when the job asked for them */
   search: { chunk: SearchChunk; index: number } | null;
   /** its chunk's facet data and its place in it, when the job asked for them */
@@ -56,7 +58,7 @@ export class Extractor {
   ): Generator<ExtractedDocument> {
     const jobId = this.#start();
     this.#port.postMessage({ type: 'job', jobId, file, primaryKey, search, facets } satisfies ExtractJob);
-    const shapes = new Map<number, string[]>();
+    const shapes = new Map<number, DocumentFields>();
     const source: RecordSource = { words: [], fields: [] };
     const facetSource: FacetSource | null = facets === null ? null : { config: facets, fields: [], strings: [] };
     let done = false;
@@ -65,7 +67,7 @@ export class Extractor {
         const m = this.#next(jobId, shouldAbort);
         if (m.type === 'error') throw new EngineError(m.kind as EngineErrorKind, m.message, { prefixed: m.prefixed });
         if (m.type !== 'chunk') continue;
-        for (const [id, paths] of m.newShapes) shapes.set(id, paths);
+        for (const [id, paths, keys] of m.newShapes) shapes.set(id, { paths, keys: keys ?? paths });
         if (m.search) {
           for (const w of m.search.newWords) source.words.push(w);
           for (const f of m.search.newFields) source.fields.push(f);
@@ -170,7 +172,7 @@ export class ExtractionStopped extends Error {
   }
 }
 
-function* unpack(m: Chunk, shapes: Map<number, string[]>, source: RecordSource, facetSource: FacetSource | null): Generator<ExtractedDocument> {
+function* unpack(m: Chunk, shapes: Map<number, DocumentFields>, source: RecordSource, facetSource: FacetSource | null): Generator<ExtractedDocument> {
   const json = new Uint8Array(m.json.buffer, m.json.byteOffset, m.json.byteLength);
   const chunk: SearchChunk | null = m.search === null ? null : { source, tables: m.search.tables, ids: new Int32Array(m.ids.length).fill(-1) };
   const facetChunk: SourcedFacetChunk | null = m.facets === null || facetSource === null ? null : { ...m.facets, source: facetSource };
@@ -179,7 +181,7 @@ function* unpack(m: Chunk, shapes: Map<number, string[]>, source: RecordSource, 
     const end = m.ends[i]!;
     const search = chunk === null ? null : { chunk, index: i };
     const facets = facetChunk === null ? null : { chunk: facetChunk, index: i };
-    yield { id: m.ids[i]!, json: json.subarray(start, end), paths: shapes.get(m.shapes[i]!)!, search, facets };
+    yield { id: m.ids[i]!, json: json.subarray(start, end), fields: shapes.get(m.shapes[i]!)!, search, facets };
     start = end;
   }
 }

@@ -58,8 +58,8 @@ export interface Chunk {
   /** end offset of each document's JSON in `json` */
   ends: Uint32Array;
   shapes: Uint32Array;
-  /** shapes first seen in this chunk: id → field paths */
-  newShapes: [number, string[]][];
+  /** shapes first seen in this chunk: id → field paths, top-level keys (null: the same as the paths) */
+  newShapes: [number, string[], string[] | null][];
   search: ChunkSearch | null;
   /** the chunk's facet data (engine/facet/chunk.ts) when the job asked for it */
   facets: FacetChunk | null;

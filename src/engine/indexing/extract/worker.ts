@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import { workerData, type MessagePort } from 'node:worker_threads';
 import { EngineError } from '../../errors.ts';
 import { lowerThreadPriority } from '../../threads/priority.ts';
-import { fieldPaths } from '../../index/fields.ts';
+import { documentFields } from '../../index/fields.ts';
 import { documentId } from '../../index/primary-key.ts';
 import { compileFacetConfig, FacetChunkBuilder, facetChunkBuffers, JobIds, type CompiledFacetConfig, type FacetConfig } from '../../facet/index.ts';
 import { compileSearchConfig, type CompiledSearchConfig, type SearchConfig } from '../search-config.ts';
@@ -63,7 +63,7 @@ class Pending {
   bytes = 0;
   ends: number[] = [];
   shapes: number[] = [];
-  newShapes: [number, string[]][] = [];
+  newShapes: [number, string[], string[] | null][] = [];
 
   push(id: string, src: Buffer, start: number, end: number, shape: number): void {
     const len = end - start;
@@ -152,15 +152,17 @@ function run(job: ExtractJob): void {
   const line = (data: Buffer, start: number, end: number): boolean => {
     const doc = JSON.parse(data.toString('utf8', start, end)) as Record<string, unknown>;
     const id = documentId(doc, job.primaryKey);
-    const paths = fieldPaths(doc);
+    const { paths, keys } = documentFields(doc);
     search?.add(doc);
     facets?.add(doc, id);
-    const key = paths.join('\u0000');
+    // a nested document's shape also says which paths are its own keys (fieldDistribution)
+    const flat = keys === paths;
+    const key = flat ? paths.join('\u0000') : `${paths.join('\u0000')}\u0001${keys.join('\u0000')}`;
     let shape = shapeIds.get(key);
     if (shape === undefined) {
       shape = shapeIds.size;
       shapeIds.set(key, shape);
-      pending.newShapes.push([shape, [...paths]]);
+      pending.newShapes.push([shape, [...paths], flat ? null : [...keys]]);
     }
     pending.push(id, data, start, end, shape);
     if ((pending.ids.length & 255) === 0) Atomics.add(control, HEARTBEAT, 1);

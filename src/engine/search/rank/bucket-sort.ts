@@ -2,6 +2,9 @@
 // split further by the next rule; documents of a last-level bucket come in internal id order.
 // The walk stops once `offset + limit` documents are placed; buckets wholly before `offset`
 // are counted without being sorted. Scores multiply like mixed-radix digits (§8.1).
+// With `distinct`, as in milli, a bucket that reaches the results is deduplicated whole (in id
+// order), so the estimate knows every duplicate of the buckets it walked; without any rule the
+// walk stops at `offset + limit` documents (milli's rule-less path).
 import { Bitmap } from '../../bitmap/index.ts';
 import type { RankGraph } from './graph.ts';
 import type { Bucket, RuleScore } from './rules.ts';
@@ -18,8 +21,13 @@ export interface SortOptions {
   threshold: number | null;
   /** `performance.now()` after which the remaining documents are returned unsorted */
   deadline: number;
-  /** exact candidate count wanted (page mode): with a threshold or distinct, every bucket is walked */
+  /** exact candidate count wanted (page mode): distinct applies to every candidate, a threshold ranks deeper */
   exhaustive?: boolean;
+  /**
+   * The index's `maxTotalHits`: with a threshold in page mode, ranking goes on until
+   * `maxTotalHits − offset` documents are returned (so every bucket is walked when the page is smaller).
+   */
+  maxTotalHits?: number;
   /**
    * `distinct`: the documents sharing a distinct value with `docid` (null when it has none —
    * never deduplicated). Keeping a document drops them from every pending bucket.
@@ -52,37 +60,41 @@ export function bucketSort(rules: readonly BoundRule[], graph: RankGraph, univer
   /** documents dropped from the candidates: below the threshold, or duplicates of kept ones */
   const dropped = new Bitmap();
   const out: SortOutput = { ids: [], scores: [], candidates: universe.size, candidateIds: () => Bitmap.andNot(universe, dropped), degraded: false };
-  const want = opts.offset + opts.limit;
-  let skipped = 0;
-  const placed = () => skipped + out.ids.length;
   const distinct = opts.distinct ?? null;
   /** documents dropped as duplicates of a kept one */
   const excluded = new Bitmap();
-  // once the page is full, walking on only serves to make the count exact (threshold, distinct)
-  const counting = opts.exhaustive === true && (opts.threshold !== null || distinct !== null);
-  const done = () => !counting && placed() >= want;
+  let skipped = 0;
+  // how many documents to return before stopping; deeper with a threshold in page mode (milli)
+  const depth =
+    opts.exhaustive === true && opts.threshold !== null && opts.maxTotalHits !== undefined ? Math.max(opts.limit, opts.maxTotalHits - opts.offset) : opts.limit;
+  const done = () => skipped >= opts.offset && out.ids.length >= depth;
+  // milli dedupes a whole result bucket, except on its rule-less path (one bucket, the universe)
+  const wholeBuckets = distinct !== null && rules.length > 0;
+
+  /** Drops the documents sharing a distinct value with `id`; false when `id` itself was dropped. */
+  const keep = (id: number): boolean => {
+    if (excluded.has(id)) return false;
+    const sharers = distinct!(id);
+    if (sharers !== null) {
+      const fresh = Bitmap.andNot(Bitmap.and(sharers, universe), excluded);
+      fresh.remove(id);
+      out.candidates -= fresh.size;
+      excluded.orInPlace(fresh);
+      dropped.orInPlace(fresh);
+    }
+    return true;
+  };
 
   const emit = (ids: Bitmap, scores: RuleScore[]) => {
     for (const id of ids) {
-      if (!counting && placed() >= want) return;
-      if (distinct !== null) {
-        if (excluded.has(id)) continue;
-        const sharers = distinct(id);
-        if (sharers !== null) {
-          const fresh = Bitmap.andNot(Bitmap.and(sharers, universe), excluded);
-          fresh.remove(id);
-          out.candidates -= fresh.size;
-          excluded.orInPlace(fresh);
-          dropped.orInPlace(fresh);
-        }
+      const full = skipped >= opts.offset && out.ids.length >= opts.limit;
+      if (full && !wholeBuckets) return;
+      if (distinct !== null && !keep(id)) continue;
+      if (skipped < opts.offset) skipped++;
+      else if (!full) {
+        out.ids.push(id);
+        out.scores.push(scores);
       }
-      if (placed() >= want) continue;
-      if (skipped < opts.offset) {
-        skipped++;
-        continue;
-      }
-      out.ids.push(id);
-      out.scores.push(scores);
     }
   };
 
@@ -111,9 +123,10 @@ export function bucketSort(rules: readonly BoundRule[], graph: RankGraph, univer
         dropped.orInPlace(below);
         continue;
       }
-      // wholly before the offset: counted, not sorted (unless a threshold or distinct may still drop some)
-      if (opts.threshold === null && distinct === null && skipped + bucket.docids.size <= opts.offset && out.ids.length === 0) {
-        skipped += bucket.docids.size;
+      // wholly before the offset: counted (deduplicated whole with distinct), not sorted (milli: `cur_offset + len < from`)
+      if (skipped + bucket.docids.size < opts.offset) {
+        if (distinct === null) skipped += bucket.docids.size;
+        else emit(bucket.docids, next);
         continue;
       }
       visit(level + 1, bucket.docids, bucket.graph(), next);
@@ -125,6 +138,13 @@ export function bucketSort(rules: readonly BoundRule[], graph: RankGraph, univer
     }
   };
 
-  visit(0, universe, graph, []);
+  // milli ranks nothing when the offset is past every candidate, or when no document is asked for
+  if (universe.size >= opts.offset && !done()) visit(0, universe, graph, []);
+  if (distinct !== null && opts.exhaustive === true) exactDistinct(out, dropped, keep);
   return out;
+}
+
+/** Page mode with distinct: every remaining candidate, in id order, drops the others sharing its value. */
+function exactDistinct(out: SortOutput, dropped: Bitmap, keep: (id: number) => boolean): void {
+  for (const id of out.candidateIds()) if (!dropped.has(id)) keep(id);
 }

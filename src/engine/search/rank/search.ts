@@ -41,6 +41,8 @@ export interface KeywordRequest {
   deadline: number;
   /** page mode: `candidates` must be exact (threshold applied to every candidate) */
   exhaustive?: boolean;
+  /** the index's `maxTotalHits` (how deep a threshold ranks in page mode) */
+  maxTotalHits?: number;
   /** the `sort` parameter's criteria (already checked against the settings) */
   sort?: readonly SortCriterion[];
   /** the distinct field (query `distinct` or the `distinctAttribute` setting), checked */
@@ -202,6 +204,7 @@ function sortOptions(req: Omit<KeywordRequest, 'q' | 'strategy' | 'fids'>, value
     threshold: req.threshold,
     deadline: req.deadline,
     exhaustive: req.exhaustive,
+    maxTotalHits: req.maxTotalHits,
     distinct: req.distinct && values ? distinctSharers(req.distinct, values) : null,
   };
 }
