@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import roaring from 'roaring';
-import type { Task, TaskKind } from '../../tasks/types.ts';
+import type { Task, TaskKind } from './model.ts';
 import { accumulateDetails, aggregateBatchDetails, enqueuedDetails, failedDetails, maskSecret, orderDetails } from './views.ts';
 
 const matched = (...uids: number[]): Uint8Array => new roaring.RoaringBitmap32(uids).serialize('portable');

@@ -1,7 +1,7 @@
 // Task `details` (tasks.md §3): the enqueued form of each kind, the failed/canceled downgrade
 // (`to_failed`), the batch aggregation (`DetailsView::accumulate`) and the canonical key order
 // (the field order of Meilisearch's DetailsView, settings keys flattened after `function`).
-import type { Task, TaskKind } from '../../tasks/types.ts';
+import type { Task, TaskKind } from './model.ts';
 import { bitmapFrom } from '../../engine/bitmap/index.ts';
 import { formatByteSize } from '../format/time.ts';
 

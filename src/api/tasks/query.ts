@@ -3,7 +3,7 @@
 import { ApiError, type ErrorCode } from '../errors/index.ts';
 import { isValidIndexUid } from '../indexes/uid.ts';
 import { checkParams, paramError, queryBoolean, type RawQuery } from '../validate/index.ts';
-import { TASK_STATUSES, TASK_TYPES, type Page, type TaskFilter, type TaskStatus, type TaskType } from '../../tasks/types.ts';
+import { TASK_STATUSES, TASK_TYPES, type Page, type TaskFilter, type TaskStatus, type TaskType } from './model.ts';
 import { parseFilterDate, TASK_DATE_PARAMS, type TaskDateParam } from '../format/time.ts';
 
 export type TasksQueryMode = 'list' | 'cancel' | 'delete';

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Batch, Task, TaskKind } from '../../tasks/types.ts';
+import type { Batch, Task, TaskKind } from './model.ts';
 import { batchStats, batchView, summarizedTaskView, taskView } from './views.ts';
 
 const iso = (s: string): number => Date.parse(s) * 1000;

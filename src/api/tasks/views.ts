@@ -10,7 +10,7 @@ import {
   type Task,
   type TaskStatus,
   type TaskType,
-} from '../../tasks/types.ts';
+} from './model.ts';
 import { formatDate, formatDuration, formatOptionalDate } from '../format/time.ts';
 import { orderDetails, type Details } from './details.ts';
 
