@@ -47,8 +47,17 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', (_req, _payload, done) => done(null, undefined));
   app.decorateRequest('auth', null as unknown as never);
+  app.decorateRequest('contentTypeHeader', undefined);
 
   app.addHook('onRequest', async (req, reply) => {
+    // Fastify answers a Content-Type it cannot parse before any handler runs; Meilisearch
+    // answers 415 for it, after routing, authentication and query checks. The header is kept
+    // aside for the routes (body.ts `contentTypeHeader`) and hidden from fastify.
+    const contentType = req.headers['content-type'];
+    if (contentType !== undefined) {
+      req.contentTypeHeader = contentType;
+      delete req.headers['content-type'];
+    }
     reply.header('access-control-allow-origin', '*');
     reply.header('access-control-expose-headers', '*');
     reply.header('vary', 'Origin, Access-Control-Request-Method, Access-Control-Request-Headers');

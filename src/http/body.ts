@@ -4,6 +4,8 @@ import type { FastifyRequest } from 'fastify';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import type { Readable } from 'node:stream';
 import { ApiError } from '../api/errors/index.ts';
+import { JsonSyntaxError, parseJson, type ParsedJson } from '../api/validate/json.ts';
+import { isJsonMediaType, isVisibleAscii, parseMediaType } from '../api/validate/media-type.ts';
 
 /** The request body as a stream, decompressed per Content-Encoding. */
 export function bodyStream(req: FastifyRequest): Readable {
@@ -45,53 +47,36 @@ export function payloadTooLarge(limitText: string): ApiError {
   return new ApiError('payload_too_large', `The provided payload reached the size limit. The maximum accepted payload size is ${limitText}.`);
 }
 
-/** The media type of a Content-Type header (`type/subtype`), or undefined when absent. */
-export function mediaType(header: string | undefined): string | undefined {
-  if (header === undefined) return undefined;
-  return header.split(';')[0]!.trim().toLowerCase();
+/**
+ * The request's Content-Type header. app.ts takes it out of the headers before fastify sees it
+ * (fastify answers an unparsable one itself), so routes read it here.
+ */
+export function contentTypeHeader(req: FastifyRequest): string | undefined {
+  return req.contentTypeHeader ?? undefined;
 }
 
-/**
- * Reads a JSON body. `required: false` returns undefined for an empty body without a
- * Content-Type (routes whose body is optional).
- */
-export async function readJson(req: FastifyRequest, opts: { limit: number; limitText: string; required?: boolean }): Promise<unknown> {
-  const header = req.headers['content-type'];
-  const type = mediaType(header);
-  const lengthZero = req.headers['content-length'] === '0' || (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined);
-  if (type === undefined) {
-    if (opts.required === false && lengthZero) return undefined;
-    throw new ApiError('missing_content_type', 'A Content-Type header is missing. Accepted values for the Content-Type header are: `application/json`');
-  }
-  if (type !== 'application/json') {
-    throw new ApiError('invalid_content_type', `The Content-Type \`${type.includes('/') ? type : header}\` is invalid. Accepted values for the Content-Type header are: \`application/json\``);
+const JSON_ONLY = 'Accepted values for the Content-Type header are: `application/json`';
+
+/** Reads a JSON body: Content-Type, size, then serde_json's syntax (json.ts). */
+export async function readJsonBody(req: FastifyRequest, opts: { limit: number; limitText: string }): Promise<ParsedJson & { bytes: Buffer }> {
+  const header = contentTypeHeader(req);
+  if (header === undefined) throw new ApiError('missing_content_type', `A Content-Type header is missing. ${JSON_ONLY}`);
+  const media = parseMediaType(header);
+  if (media === null || !isJsonMediaType(media)) {
+    // actix prints the header as it came, or `unknown` when it is not visible ASCII
+    throw new ApiError('invalid_content_type', `The Content-Type \`${isVisibleAscii(header) ? header : 'unknown'}\` is invalid. ${JSON_ONLY}`);
   }
   const bytes = await readBodyBytes(req, opts.limit, opts.limitText);
-  const text = bytes.toString('utf8');
-  if (text.trim() === '') {
-    if (opts.required === false) return undefined;
-    throw new ApiError('missing_payload', 'A json payload is missing.');
-  }
+  if (bytes.length === 0) throw new ApiError('missing_payload', 'A json payload is missing.');
   try {
-    return JSON.parse(text);
+    return { ...parseJson(bytes), bytes };
   } catch (err) {
-    throw new ApiError('malformed_payload', `The json payload provided is malformed. \`${jsonErrorText(text, err as Error)}\`.`);
+    if (err instanceof JsonSyntaxError) throw new ApiError('malformed_payload', `The json payload provided is malformed. \`${err.message}\`.`);
+    throw err;
   }
 }
 
-/** A serde_json-like description of a JSON syntax error: `<reason> at line L column C`. */
-function jsonErrorText(text: string, err: Error): string {
-  const m = /position (\d+)/.exec(err.message);
-  const pos = m ? Number(m[1]) : text.length;
-  let line = 1;
-  let col = 0;
-  for (let i = 0; i < pos && i < text.length; i++) {
-    if (text.charCodeAt(i) === 10) {
-      line++;
-      col = 0;
-    } else col++;
-  }
-  const eof = pos >= text.length || /Unexpected end/.test(err.message);
-  const reason = eof ? 'EOF while parsing a value' : 'expected value';
-  return `${reason} at line ${line} column ${eof ? col : col + 1}`;
+/** The value of a JSON body (see readJsonBody). Every JSON route requires one, as in Meilisearch. */
+export async function readJson(req: FastifyRequest, opts: { limit: number; limitText: string }): Promise<unknown> {
+  return (await readJsonBody(req, opts)).value;
 }

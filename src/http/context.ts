@@ -17,5 +17,7 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     auth: AuthContext;
+    /** the Content-Type header, kept aside by app.ts (read it through body.ts `contentTypeHeader`) */
+    contentTypeHeader: string | undefined;
   }
 }

@@ -2,24 +2,12 @@
 // done before the body is read. Query parameters are validated first, as Meilisearch does.
 import { ApiError } from '../errors/index.ts';
 import type { PayloadFormat } from './messages.ts';
+import { lossyHeader, parseMediaType } from '../validate/media-type.ts';
 
 export type { PayloadFormat } from './messages.ts';
 
 const ACCEPTED = '`application/json`, `application/x-ndjson`, `text/csv`';
-const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const COMMA = 44;
-
-/** `type/subtype` in lower case, or null when the header is not a media type. */
-export function mediaType(header: string): string | null {
-  const semi = header.indexOf(';');
-  const essence = (semi < 0 ? header : header.slice(0, semi)).trim();
-  const slash = essence.indexOf('/');
-  if (slash < 0) return null;
-  const type = essence.slice(0, slash);
-  const subtype = essence.slice(slash + 1);
-  if (!TOKEN.test(type) || !TOKEN.test(subtype)) return null;
-  return `${type}/${subtype}`.toLowerCase();
-}
 
 /** The `csvDelimiter` query parameter as a byte. */
 export function csvDelimiterByte(raw: string): number {
@@ -53,7 +41,10 @@ export function documentFormat(
       `A Content-Type header is missing. Accepted values for the Content-Type header are: ${ACCEPTED}`,
     );
   }
-  const media = mediaType(contentType);
+  const parsed = parseMediaType(contentType);
+  // an unparsable header is printed as its bytes read as (lossy) UTF-8; a parsed one as
+  // `type/subtype`, lower-cased, without suffix and parameters (`application/json+x` is JSON)
+  const media = parsed === null ? null : `${parsed.type}/${parsed.subtype}`;
   if (media === 'application/json' || media === 'application/x-ndjson') {
     if (delimiter !== null) {
       throw new ApiError(
@@ -66,6 +57,6 @@ export function documentFormat(
   if (media === 'text/csv') return { format: 'csv', delimiter: delimiter ?? COMMA };
   throw new ApiError(
     'invalid_content_type',
-    `The Content-Type \`${media ?? contentType}\` is invalid. Accepted values for the Content-Type header are: ${ACCEPTED}`,
+    `The Content-Type \`${media ?? lossyHeader(contentType)}\` is invalid. Accepted values for the Content-Type header are: ${ACCEPTED}`,
   );
 }

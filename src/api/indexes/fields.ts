@@ -24,7 +24,7 @@ export interface FieldsQuery {
 
 /** The request body (all optional). */
 export function parseFieldsQuery(body: unknown): FieldsQuery {
-  const obj = expectObject(body ?? {});
+  const obj = expectObject(body);
   checkFields(obj, { known: ['offset', 'limit', 'filter'] });
   const q: FieldsQuery = {
     offset: obj.offset === undefined ? 0 : asPositiveInteger(obj.offset, '.offset', 'invalid_index_offset'),

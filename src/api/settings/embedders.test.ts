@@ -20,7 +20,7 @@ test('embedders: synchronous errors (vectors-embedders.md §2)', () => {
   const E = 'invalid_settings_embedders';
   const cases: [unknown, string, string][] = [
     [{ e: 'x' }, E, 'Invalid value type at `.embedders.e`: expected an object, but found a string: `"x"`'],
-    [{ e: { sauce: 'rest' } }, E, `Unknown field \`sauce\`: did you mean \`source\`? expected one of ${FIELDS}`],
+    [{ e: { sauce: 'rest' } }, E, `Unknown field \`sauce\`: expected one of ${FIELDS}`], // deserr allows one typo in 5 bytes: no suggestion (binary)
     [{ e: { xyz: 1 } }, E, `Unknown field \`xyz\`: expected one of ${FIELDS}`],
     [{ e: { source: 'openai' } }, E, 'Unknown value `openai` at `.embedders.e.source`: expected one of `openAi`, `huggingFace`, `ollama`, `userProvided`, `rest`, `composite`'],
     [{ e: { pooling: 'max' } }, E, 'Unknown value `max` at `.embedders.e.pooling`: expected one of `useModel`, `forceMean`, `forceCls`'],

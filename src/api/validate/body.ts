@@ -85,35 +85,61 @@ export function checkFields(obj: JsonObject, rules: FieldRules): void {
   }
 }
 
-/** deserr suggests a known field when the Jaro-Winkler-like similarity is high; we use edit distance ≤ 1/3 of the length. */
+/**
+ * deserr's `did_you_mean`: the closest known field by Damerau-Levenshtein distance, when the
+ * input is longer than 3 bytes and the distance is within 1 (4–7 bytes), 2 (8–12), 3 (13–17),
+ * 4 (18–24) or 5; case counts (`Limit` is one typo from `limit`). The first closest one wins.
+ */
 export function didYouMean(input: string, known: readonly string[]): string | undefined {
+  const bytes = Buffer.byteLength(input);
+  if (bytes <= 3) return undefined;
+  const allowed = bytes <= 7 ? 1 : bytes <= 12 ? 2 : bytes <= 17 ? 3 : bytes <= 24 ? 4 : 5;
   let best: string | undefined;
-  let bestScore = Infinity;
-  const norm = (s: string) => s.toLowerCase().replace(/[_-]/g, '');
+  let bestDistance = Infinity;
   for (const k of known) {
-    const d = editDistance(norm(input), norm(k));
-    if (d < bestScore) {
-      bestScore = d;
+    const d = damerauLevenshtein(input, k);
+    if (d <= allowed && d < bestDistance) {
+      bestDistance = d;
       best = k;
     }
   }
-  if (best === undefined) return undefined;
-  return bestScore <= Math.max(1, Math.floor(best.length / 3)) ? best : undefined;
+  return best;
 }
 
-function editDistance(a: string, b: string): number {
-  const prev = new Array<number>(b.length + 1);
-  for (let j = 0; j <= b.length; j++) prev[j] = j;
-  for (let i = 1; i <= a.length; i++) {
-    let diag = prev[0]!;
-    prev[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const tmp = prev[j]!;
-      prev[j] = Math.min(prev[j]! + 1, prev[j - 1]! + 1, diag + (a[i - 1] === b[j - 1] ? 0 : 1));
-      diag = tmp;
+/** The (unrestricted) Damerau-Levenshtein distance between two strings, over code points. */
+function damerauLevenshtein(a: string, b: string): number {
+  const s = [...a];
+  const t = [...b];
+  const n = s.length;
+  const m = t.length;
+  if (n === 0 || m === 0) return n + m;
+  const far = n + m;
+  // d[i + 1][j + 1] is the distance between s[0, i) and t[0, j); row and column 0 are a border
+  const d = Array.from({ length: n + 2 }, () => new Array<number>(m + 2).fill(0));
+  d[0]![0] = far;
+  for (let i = 0; i <= n; i++) (d[i + 1]![0] = far), (d[i + 1]![1] = i);
+  for (let j = 0; j <= m; j++) (d[0]![j + 1] = far), (d[1]![j + 1] = j);
+  const lastRow = new Map<string, number>();
+  for (let i = 1; i <= n; i++) {
+    let lastMatch = 0;
+    for (let j = 1; j <= m; j++) {
+      const i1 = lastRow.get(t[j - 1]!) ?? 0;
+      const j1 = lastMatch;
+      let cost = 1;
+      if (s[i - 1] === t[j - 1]) {
+        cost = 0;
+        lastMatch = j;
+      }
+      d[i + 1]![j + 1] = Math.min(
+        d[i]![j]! + cost,
+        d[i + 1]![j]! + 1,
+        d[i]![j + 1]! + 1,
+        d[i1]![j1]! + (i - i1 - 1) + 1 + (j - j1 - 1),
+      );
     }
+    lastRow.set(s[i - 1]!, i);
   }
-  return prev[b.length]!;
+  return d[n + 1]![m + 1]!;
 }
 
 export function asString(value: unknown, path: string, code: ErrorCode): string {

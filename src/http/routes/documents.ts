@@ -13,12 +13,14 @@ import {
 import { documentFormat, writeDocumentsPayload } from '../../api/documents/payload.ts';
 import { enqueuedDetails } from '../../api/tasks/details.ts';
 import { summarizedTaskView } from '../../api/tasks/views.ts';
-import { asArray, expectObject } from '../../api/validate/index.ts';
+import { checkFields, expectObject } from '../../api/validate/index.ts';
 import { checkParams, queryBoolean, type RawQuery } from '../../api/validate/query.ts';
 import type { Index } from '../../engine/index/index.ts';
 import type { TaskKind } from '../../tasks/types.ts';
 import type { HttpContext } from '../context.ts';
-import { readJson } from '../body.ts';
+import { contentTypeHeader, readJson, readJsonBody } from '../body.ts';
+import { jsonPosition, type ParsedJson } from '../../api/validate/json.ts';
+import { rustDebugString } from '../../api/documents/messages.ts';
 import { indexParam, query, requireIndex } from './indexes.ts';
 
 const ADD_PARAMS = ['primaryKey', 'csvDelimiter', 'customMetadata', 'skipCreation'] as const;
@@ -29,7 +31,7 @@ function customMetadata(q: RawQuery): { customMetadata?: string } {
 
 export function registerDocumentRoutes(app: FastifyInstance, ctx: HttpContext): void {
   const { instance } = ctx;
-  const json = (req: FastifyRequest, required = true) => readJson(req, { limit: ctx.payloadLimit, limitText: ctx.payloadLimitText, required });
+  const json = (req: FastifyRequest) => readJson(req, { limit: ctx.payloadLimit, limitText: ctx.payloadLimitText });
   const enqueue = async (reply: FastifyReply, indexUid: string, kind: TaskKind, q: RawQuery) => {
     const task = await instance.register({ indexUid, kind, details: enqueuedDetails(kind, { indexUid }), ...customMetadata(q) });
     reply.code(202);
@@ -41,7 +43,7 @@ export function registerDocumentRoutes(app: FastifyInstance, ctx: HttpContext): 
     const q = query(req);
     checkParams(q, ADD_PARAMS);
     const skipCreation = q.skipCreation === undefined ? false : parseSkipCreation(q.skipCreation);
-    const { format, delimiter } = documentFormat(req.headers['content-type'], q.csvDelimiter);
+    const { format, delimiter } = documentFormat(contentTypeHeader(req), q.csvDelimiter);
     const file = instance.files.reserve();
     const written = await writeDocumentsPayload({
       body: req.raw,
@@ -83,10 +85,11 @@ export function registerDocumentRoutes(app: FastifyInstance, ctx: HttpContext): 
     return page(requireIndex(ctx, uid), uid, params);
   });
 
+  // JSON routes check their body before the index uid, as Meilisearch's extractors do
   app.post('/indexes/:indexUid/documents/fetch', docsAuth('documents.get'), async (req) => {
-    const uid = indexParam(req);
     checkParams(query(req), []);
     const params = parseFetchBody(await json(req));
+    const uid = indexParam(req);
     return page(requireIndex(ctx, uid), uid, params);
   });
 
@@ -109,24 +112,24 @@ export function registerDocumentRoutes(app: FastifyInstance, ctx: HttpContext): 
   });
 
   app.post('/indexes/:indexUid/documents/delete-batch', docsAuth('documents.delete'), async (req, reply) => {
-    const uid = indexParam(req);
     const q = query(req);
     checkParams(q, ['customMetadata']);
-    const body = await json(req);
-    if (!Array.isArray(body)) {
-      throw new ApiError('bad_request', `Json deserialize error: invalid type: ${serdeKind(body)}, expected a sequence at line 1 column ${JSON.stringify(body).length}`);
-    }
-    const ids = asArray(body, '', 'bad_request').map((v) => (typeof v === 'string' ? v : JSON.stringify(v)));
+    const body = await readJsonBody(req, { limit: ctx.payloadLimit, limitText: ctx.payloadLimitText });
+    if (!Array.isArray(body.value)) throw notASequence(body);
+    const ids = (body.value as unknown[]).map((v) => (typeof v === 'string' ? v : JSON.stringify(v)));
+    const uid = indexParam(req);
     return enqueue(reply, uid, { kind: 'documentDeletion', ids }, q);
   });
 
   app.post('/indexes/:indexUid/documents/delete', docsAuth('documents.delete'), async (req, reply) => {
-    const uid = indexParam(req);
     const q = query(req);
     checkParams(q, ['customMetadata']);
     const body = expectObject(await json(req));
+    checkFields(body, { known: ['filter'] });
     if (!('filter' in body)) throw new ApiError('missing_document_filter', 'Missing field `filter`');
     const filter = body.filter;
+    if (filter === null) throw new ApiError('invalid_document_filter', 'Invalid syntax for the filter parameter: `expected String, Array, found: null`.');
+    const uid = indexParam(req);
     if ((typeof filter === 'string' && filter.trim() === '') || (Array.isArray(filter) && filter.length === 0)) {
       throw new ApiError('invalid_document_filter', 'Sending an empty filter is forbidden.');
     }
@@ -151,8 +154,15 @@ function parseSkipCreation(raw: string): boolean {
   throw new ApiError('invalid_skip_creation', `skipCreation must be either \`true\` or \`false\`. Found: \`${raw}\``);
 }
 
+/** serde's error for a body that is not an array: at the `{` of a map, after any other value. */
+function notASequence(body: ParsedJson & { bytes: Uint8Array }): ApiError {
+  const at = body.value !== null && typeof body.value === 'object' ? body.start : body.end;
+  const { line, column } = jsonPosition(body.bytes, at);
+  return new ApiError('bad_request', `Json deserialize error: invalid type: ${serdeKind(body.value)}, expected a sequence at line ${line} column ${column}`);
+}
+
 function serdeKind(value: unknown): string {
-  if (typeof value === 'string') return `string ${JSON.stringify(value)}`;
+  if (typeof value === 'string') return `string ${rustDebugString(value)}`;
   if (typeof value === 'number') return Number.isInteger(value) ? `integer \`${value}\`` : `floating point \`${value}\``;
   if (typeof value === 'boolean') return `boolean \`${value}\``;
   if (value === null) return 'null';

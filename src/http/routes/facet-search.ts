@@ -9,10 +9,10 @@ import { indexParam, requireIndex } from './indexes.ts';
 export function registerFacetSearchRoutes(app: FastifyInstance, ctx: HttpContext): void {
   const auth = { config: { auth: { action: 'search', indexParam: 'indexUid' } } };
   app.post('/indexes/:indexUid/facet-search', auth, async (req) => {
+    // as on the search route, the body is read before the index uid is checked
+    const body = await readJson(req, { limit: ctx.payloadLimit, limitText: ctx.payloadLimitText });
+    const fq = parseFacetSearchBody(body);
     const uid = indexParam(req);
-    // as on the search route, the body is read before the index is looked up
-    const body = await readJson(req, { limit: ctx.payloadLimit, limitText: ctx.payloadLimitText, required: false });
-    const fq = parseFacetSearchBody(body ?? {});
     const index = requireIndex(ctx, uid);
     const ruleFilter = req.auth.searchRuleFilter(uid);
     if (ruleFilter !== null) fq.search = { ...fq.search, filter: fuseFilters(fq.search.filter, ruleFilter) };

@@ -78,8 +78,8 @@ export function registerIndexRoutes(app: FastifyInstance, ctx: HttpContext): voi
   });
 
   app.patch('/indexes/:indexUid', { config: { auth: { action: 'indexes.update', indexParam: 'indexUid' } } }, async (req, reply) => {
-    const uid = indexParam(req);
     const { primaryKey, uid: newUid } = parseUpdateIndex(await json(req));
+    const uid = indexParam(req);
     reply.code(202);
     return enqueue(uid, { kind: 'indexUpdate', primaryKey, newIndexUid: newUid }, { indexUid: uid });
   });
@@ -98,8 +98,8 @@ export function registerIndexRoutes(app: FastifyInstance, ctx: HttpContext): voi
   });
 
   app.post('/indexes/:indexUid/fields', { config: { auth: { action: 'fields.post', indexParam: 'indexUid' } } }, async (req) => {
+    const q = parseFieldsQuery(await readJson(req, { limit: ctx.payloadLimit, limitText: ctx.payloadLimitText }));
     const uid = indexParam(req);
-    const q = parseFieldsQuery(await readJson(req, { limit: ctx.payloadLimit, limitText: ctx.payloadLimitText, required: false }));
     const index = requireIndex(ctx, uid);
     return fieldsPage(index.fieldsOrder(), storedSettings(index), q);
   });

@@ -1,7 +1,6 @@
 // /keys, /keys/:key
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { keyListView, keyView, parseCreateKey, parseListKeysQuery, parseUpdateKey } from '../../api/keys/index.ts';
-import { ApiError } from '../../api/errors/index.ts';
 import type { HttpContext } from '../context.ts';
 import { readJson } from '../body.ts';
 import { query } from './indexes.ts';
@@ -28,8 +27,7 @@ export function registerKeyRoutes(app: FastifyInstance, ctx: HttpContext): void 
   });
 
   app.patch('/keys/:key', { config: { auth: { action: 'keys.update', keysRoute: true } } }, async (req) => {
-    const body = await readJson(req, { limit: ctx.payloadLimit, limitText: ctx.payloadLimitText, required: false });
-    if (body === undefined) throw new ApiError('missing_payload', 'A json payload is missing.');
+    const body = await readJson(req, { limit: ctx.payloadLimit, limitText: ctx.payloadLimitText });
     const key = await keys.update(keyParam(req), parseUpdateKey(body));
     return keyView(key, keys.keyValue(key.uid));
   });

@@ -22,9 +22,9 @@ export function registerSearchRoutes(app: FastifyInstance, ctx: HttpContext): vo
   };
 
   app.get('/indexes/:indexUid/search', auth, async (req) => search(req, parseSearchParams(query(req))));
+  // the body is checked before the index uid, as Meilisearch's extractors do
   app.post('/indexes/:indexUid/search', auth, async (req) => {
-    indexParam(req);
-    const body = await readJson(req, { limit: ctx.payloadLimit, limitText: ctx.payloadLimitText, required: false });
-    return search(req, parseSearchBody(body ?? {}));
+    const body = await readJson(req, { limit: ctx.payloadLimit, limitText: ctx.payloadLimitText });
+    return search(req, parseSearchBody(body));
   });
 }

@@ -40,8 +40,8 @@ export function registerSettingsRoutes(app: FastifyInstance, ctx: HttpContext): 
     const uid = indexParam(req);
     return settingsView(storedSettings(requireIndex(ctx, uid)), { features: features() });
   });
+  // the body is checked before the index uid (enqueue), as Meilisearch's extractors do
   app.patch('/indexes/:indexUid/settings', write, async (req, reply) => {
-    indexParam(req);
     return enqueue(req, reply, parseSettingsPatch(await body(req), { features: features() }), false);
   });
   app.delete('/indexes/:indexUid/settings', write, async (req, reply) => {
@@ -60,7 +60,6 @@ export function registerSettingsRoutes(app: FastifyInstance, ctx: HttpContext): 
       url,
       ...write,
       handler: async (req, reply) => {
-        indexParam(req);
         return enqueue(req, reply, parseSubRoute(setting, await body(req), { features: features() }), false);
       },
     });
