@@ -75,12 +75,12 @@ const CASES: [string, 'json' | 'ndjson', Buffer, string[] | string][] = [
   ['a surrogate pair in a top-level key', 'json', bytes('[{"a":1},{"b":"\\ud83d\\ude00","\\ud83d\\ude00":2},{"c":3}]'), ['{"a":1}', '{"b":"\\ud83d\\ude00","\\ud83d\\ude00":2}', '{"c":3}']],
   ['number out of range inside a document', 'ndjson', bytes('{"a":1}\n{"b":1e400}\n'), ['{"a":1}', '{"b":1e400}']],
   ['deeper than the fast path stack', 'ndjson', bytes(`{"a":1}\n{"b":[${'['.repeat(300)}${']'.repeat(300)}]}\n{"c":2}`), ['{"a":1}', `{"b":[${'['.repeat(300)}${']'.repeat(300)}]}`, '{"c":2}']],
-  ['invalid UTF-8 in a string', 'ndjson', bytes('{"a":"x"}\n{"b":"', [0xff], '"}\n'), 'invalid unicode code point at line 2 column 7'],
+  ['invalid UTF-8 in a string', 'ndjson', bytes('{"a":"x"}\n{"b":"', [0xff], '"}\n'), 'invalid unicode code point at line 2 column 9'], // after the document (binary)
   ['invalid UTF-8 between documents', 'ndjson', bytes('{"a":"x"}\n', [0xff], '\n{"b":1}\n'), 'expected value at line 2 column 1'],
   ['truncated UTF-8 after a document', 'ndjson', bytes('{"a":"x"}\n{"b":1}', [0xc3], '\n'), 'expected value at line 2 column 8'],
-  ['truncated UTF-8 in a string', 'json', bytes('[{"a":"x"},{"b":"', [0xe2, 0x82], '"}]'), 'invalid unicode code point at line 1 column 18'],
+  ['truncated UTF-8 in a string', 'json', bytes('[{"a":"x"},{"b":"', [0xe2, 0x82], '"}]'), 'invalid unicode code point at line 1 column 21'], // after the document (binary)
   ['invalid UTF-8 after a comma', 'json', bytes('[{"a":"x"}, ', [0xf0], ']'), 'expected value at line 1 column 13'],
-  ['encoded surrogate in a key', 'json', bytes('[{"a":"x"},{"', [0xed, 0xa0, 0x80], '":1}]'), 'invalid unicode code point at line 1 column 14'],
+  ['encoded surrogate in a key', 'json', bytes('[{"a":"x"},{"', [0xed, 0xa0, 0x80], '":1}]'), 'invalid unicode code point at line 1 column 20'], // after the document (binary)
   ['control character in a later document', 'ndjson', bytes('{"a":"x"}\n{"b":"y\u0001z"}\n'), 'control character (\\u0000-\\u001F) found while parsing a string at line 2 column 7'],
   ['tab in a string', 'json', bytes('[{"a":"x"},\n {"b":"y\tz"}]'), 'control character (\\u0000-\\u001F) found while parsing a string at line 2 column 8'],
   ['lone trailing surrogate in a top-level key', 'json', bytes('[{"a":1},{"\\udc00":2},{"c":3}]'), 'trailing characters at line 1 column 23'],

@@ -138,7 +138,8 @@ export class DocumentRun {
   afterDocument = false;
   private readonly out: OutputBuffer;
   private readonly json: boolean;
-  private stack = new Uint8Array(256);
+  // a document one level deeper (a field value at its 128th level) is left to the state machine
+  private stack = new Uint8Array(128);
   /** Whitespace runs inside the current document, as start, end pairs. */
   private gaps = new Int32Array(512);
   private gapCount = 0;
@@ -265,8 +266,9 @@ export class DocumentRun {
           if (c === 117) {
             if (i + 4 >= last) return -1;
             const h = (HEX[b[i + 1]!]! << 12) | (HEX[b[i + 2]!]! << 8) | (HEX[b[i + 3]!]! << 4) | HEX[b[i + 4]!]!;
-            // RawMap validates the escapes of top-level keys: surrogates are left to the state machine
-            if (h < 0 || (key && depth === 1 && h >= 0xd800 && h <= 0xdfff)) return -1;
+            // surrogates are left to the state machine: RawMap validates those of top-level keys,
+            // the indexer those of field values
+            if (h < 0 || (h >= 0xd800 && h <= 0xdfff)) return -1;
             i += 4;
           } else if (SIMPLE_ESCAPE[c] === 0 || i >= last) {
             return -1;
@@ -284,6 +286,7 @@ export class DocumentRun {
       } else if (key) {
         return -1;
       } else if (c === 45 || (c >= 48 && c <= 57)) {
+        const start = i;
         if (c === 45 && ((c = b[++i]!) < 48 || c > 57)) return -1;
         if (c === 48) {
           if ((c = b[++i]!) >= 48 && c <= 57) return -1;
@@ -298,8 +301,11 @@ export class DocumentRun {
           c = b[++i]!;
           if (c === 43 || c === 45) c = b[++i]!;
           if (c < 48 || c > 57) return -1;
+          const digits = i;
           while ((c = b[++i]!) >= 48 && c <= 57);
+          if (i - digits > 2) return -1; // maybe out of the f64 range: the indexer rejects it
         }
+        if (i - start > 300) return -1;
       } else if (c === 123 || c === 91) {
         if (depth === stack.length) return -1;
         let next = b[++i]!;

@@ -119,10 +119,11 @@ const CASES: [string, 'json' | 'ndjson', string | Buffer, string[] | string][] =
   ['ndjson array', 'ndjson', '[{"a":1}]', DATA],
   ['pretty with a missing bracket', 'json', '[\n  {\n    "id": 1,\n    "n": [1, 2\n  }\n]', 'expected `,` or `]` at line 5 column 3'],
   ['recursion limit (strict)', 'json', `{"a":${'['.repeat(127)}${']'.repeat(127)}}`, 'recursion limit exceeded at line 1 column 132'],
-  ['invalid utf-8 (element)', 'json', Buffer.from([...Buffer.from('[{"a":"'), 0xff, ...Buffer.from('"}]')]), 'invalid unicode code point at line 1 column 8'],
-  ['truncated utf-8 sequence', 'json', Buffer.from([...Buffer.from('[{"a":"'), 0xe2, 0x82, ...Buffer.from('"}]')]), 'invalid unicode code point at line 1 column 8'],
-  ['invalid utf-8 (strict, after-escape approximation)', 'json', Buffer.from([...Buffer.from('{"a":"b'), 0xff, ...Buffer.from('c\\nd"}')]), 'invalid unicode code point at line 1 column 9'],
-  ['invalid utf-8 (ndjson)', 'ndjson', Buffer.from([...Buffer.from('{"a":1}\n{"b":"x'), 0xe9, ...Buffer.from('"}')]), 'invalid unicode code point at line 2 column 8'],
+  // positions answered by the binary: after the document (RawValue), after the string (strict)
+  ['invalid utf-8 (element)', 'json', Buffer.from([...Buffer.from('[{"a":"'), 0xff, ...Buffer.from('"}]')]), 'invalid unicode code point at line 1 column 10'],
+  ['truncated utf-8 sequence', 'json', Buffer.from([...Buffer.from('[{"a":"'), 0xe2, 0x82, ...Buffer.from('"}]')]), 'invalid unicode code point at line 1 column 11'],
+  ['invalid utf-8 (strict, escapes after it)', 'json', Buffer.from([...Buffer.from('{"a":"b'), 0xff, ...Buffer.from('c\\nd"}')]), 'invalid unicode code point at line 1 column 13'],
+  ['invalid utf-8 (ndjson)', 'ndjson', Buffer.from([...Buffer.from('{"a":1}\n{"b":"x'), 0xe9, ...Buffer.from('"}')]), 'invalid unicode code point at line 2 column 10'],
 ];
 
 for (const [name, format, payload, expected] of CASES) {
@@ -176,3 +177,45 @@ test('truncation of long parser messages: first 50 + ... + last 85 when longer t
   assert.equal(cut, long.slice(0, 50) + '...' + long.slice(139 - 85));
   assert.equal(cut.length, 138);
 });
+
+// What Meilisearch's indexer refuses when it parses each top-level field value of a document
+// strictly: the payload is accepted, the task fails with this message (relative to the value).
+// Expected messages answered by the Meilisearch 1.50 binary (task errors), except where noted.
+const nest = (n: number) => '['.repeat(n) + ']'.repeat(n);
+const VALUE_ERRORS: [string, 'json' | 'ndjson', string, string][] = [
+  ['127 levels in a field', 'json', `[{"id":1,"t":${nest(127)}}]`, ''],
+  ['128 levels in a field', 'json', `[{"id":1,"t":${nest(128)}}]`, 'recursion limit exceeded at line 1 column 128'],
+  ['128 levels, whitespace kept', 'json', `[{"id":1,"t": [ \n ${nest(127)}]}]`, 'recursion limit exceeded at line 2 column 128'],
+  ['128 nested objects', 'json', `[{"id":1,"t":${'{"a":'.repeat(128)}1${'}'.repeat(128)}}]`, 'recursion limit exceeded at line 1 column 636'],
+  ['100000 levels', 'json', `[{"id":1,"t":${nest(100_000)}}]`, 'recursion limit exceeded at line 1 column 128'],
+  ['ndjson, second line', 'ndjson', `{"id":1}\n{"id":2,"t":${nest(130)}}\n`, 'recursion limit exceeded at line 1 column 128'],
+  ['a lone surrogate in a nested key', 'json', '[{"id":1,"t":{"\\ud800":1}}]', 'unexpected end of hex escape at line 1 column 9'],
+  ['a trailing surrogate in a nested string', 'json', '[{"id":1,"t":{"a":["x","\\udc00"]}}]', 'lone leading surrogate in hex escape at line 1 column 17'],
+  ['the first error of the document wins', 'json', `[{"id":1,"u":"\\udc00","t":${nest(130)}}]`, 'lone leading surrogate in hex escape at line 1 column 7'],
+  ['the first document with an error wins', 'json', '[{"id":1},{"id":2,"t":"\\ud800"}]', 'unexpected end of hex escape at line 1 column 8'],
+  ['a surrogate after a newline', 'json', '[{"id":1,"t": {\n "a" : "\\udc00"}}]', 'lone leading surrogate in hex escape at line 2 column 14'],
+  ['a valid surrogate pair', 'json', '[{"id":1,"t":"\\ud83d\\ude00"}]', ''],
+  ['a nested number out of range', 'json', '[{"id":1,"t":{"a":[1, 2e400]}}]', 'number out of range at line 1 column 14'],
+  ['a field out of range', 'json', '[{"id":1,"t":-1e400}]', 'number out of range at line 1 column 6'],
+  ['a long number in range', 'json', `[{"id":1,"t":${'9'.repeat(300)}}]`, ''],
+  ['a number of 310 digits', 'ndjson', `{"id":1,"t":[1${'0'.repeat(309)}]}\n`, 'number out of range at line 1 column 311'],
+  ['`_geo` is not re-read', 'json', '[{"id":1,"_geo":{"lat":"\\ud800","lng":1e400}}]', ''],
+  ['a nested `_geo` is', 'json', `[{"id":1,"a":{"_geo":${nest(128)}}}]`, 'recursion limit exceeded at line 1 column 135'],
+  // Meilisearch accepts a `_geo` 128 levels deep; Muninn refuses any value that deep (docs/compat.md)
+  ['depth counts in `_geo` too (Muninn)', 'json', `[{"id":1,"_geo":${nest(128)}}]`, 'recursion limit exceeded at line 1 column 128'],
+];
+
+function valueError(format: 'json' | 'ndjson', payload: Buffer, size: number): string {
+  const scanner = new JsonScanner(format, new OutputBuffer());
+  for (let at = 0; at < payload.length; at += size) scanner.feed(payload.subarray(at, at + size));
+  scanner.end();
+  return scanner.valueError;
+}
+
+for (const [name, format, payload, expected] of VALUE_ERRORS) {
+  test(`json scanner, value errors: ${name}`, () => {
+    const bytes = Buffer.from(payload);
+    assert.equal(valueError(format, bytes, bytes.length), expected, 'whole');
+    for (const size of [1, 7, 64]) assert.equal(valueError(format, bytes, size), expected, `chunks of ${size}`);
+  });
+}

@@ -8,11 +8,15 @@
 // Grammars mimicked: serde's `ignore_value` for array elements and NDJSON values (Meilisearch
 // reads them as RawValue, then re-reads their top-level keys with RawMap), and the full
 // deserializer ("strict") for a payload that is one object or a scalar: it differs on trailing
-// commas, number range, surrogate escapes and its nesting limit (127).
+// commas, number range, surrogate escapes and its nesting limit (127). What the strict reading
+// would reject inside the field values of the other documents is only recorded (`valueError`):
+// Meilisearch accepts the payload and its indexer fails the task.
 import { malformedJson } from './messages.ts';
 import * as R from './json-grammar.ts';
 import { STRING_STOP, VALUE_END, hexValue, stringEnd } from './json-grammar.ts';
-import { ARR, DOC_BAD_ELEMENT, DOC_WRITTEN, EMPTY, JsonScannerState, OBJ } from './json-state.ts';
+import {
+  ARR, DOC_BAD_ELEMENT, DOC_WRITTEN, EMPTY, JsonScannerState, NOT_VALIDATED, OBJ, VALIDATED_BY_INDEXER, VALIDATED_BY_PARSER, specialField,
+} from './json-state.ts';
 
 // States; the structural ones (whitespace skipped before the next token) come first.
 const enum S {
@@ -52,6 +56,8 @@ const enum S {
 }
 
 const MAX_STRICT_DEPTH = 127;
+/** serde's limit for a field value re-read by the indexer: its 128th level (document level 129). */
+const MAX_FIELD_DEPTH = 128;
 
 export class JsonScanner extends JsonScannerState {
   feed(buf: Buffer): void {
@@ -92,19 +98,25 @@ export class JsonScanner extends JsonScannerState {
           c = buf[i]!;
           if (c === 34) {
             i++;
-            if (strict && bad < base + i) this.failUtf8(this.savings);
+            if (strict && bad < base + i) this.fail(R.INVALID_UNICODE, i); // serde checks a string once read
             if (state === S.STR) {
               state = depth > 0 ? (stack[depth - 1] === OBJ ? S.OBJ_AFTER : S.ARR_AFTER) : this.docEnd(i);
-            } else if (i < n && buf[i] === 58) {
-              i++;
-              state = S.VALUE; // fast path for `"key":`
             } else {
-              state = S.OBJ_COLON;
+              if (depth === 1) this.fieldPlain = !specialField(this.keyTail(i - 1));
+              if (i < n && buf[i] === 58) {
+                i++;
+                state = S.VALUE; // fast path for `"key":`
+              } else {
+                state = S.OBJ_COLON;
+              }
             }
           } else if (c === 92) {
             this.strState = state;
-            // RawMap re-reads a document's top-level keys (or a top-level string) with validation
-            this.validating = strict || (this.keyError === '' && (state === S.KEY ? depth === 1 : depth === 0));
+            // RawMap re-reads a document's top-level keys (or a top-level string) with validation,
+            // the indexer the strings of its field values
+            if (strict) this.validating = VALIDATED_BY_PARSER;
+            else if (state === S.KEY ? depth === 1 : depth === 0) this.validating = this.keyError === '' ? VALIDATED_BY_PARSER : NOT_VALIDATED;
+            else this.validating = this.valueError === '' && this.fieldPlain ? VALIDATED_BY_INDEXER : NOT_VALIDATED;
             state = S.ESC;
             i++;
           } else {
@@ -112,10 +124,15 @@ export class JsonScanner extends JsonScannerState {
           }
           continue;
         case S.VALUE:
+          if (depth === 1) {
+            this.fieldStart = base + i;
+            this.fieldLine = nl + 1;
+          }
           if (c === 34) {
             state = S.STR;
           } else if (c === 123 || c === 91) {
             if (strict && depth >= MAX_STRICT_DEPTH) this.fail(R.RECURSION, i + 1);
+            if (depth >= MAX_FIELD_DEPTH && this.valueError === '') this.valueError = this.fieldMessage(R.RECURSION, i + 1);
             if (depth === stack.length) stack = this.grow();
             stack[depth++] = c === 123 ? OBJ : ARR;
             state = c === 123 ? S.OBJ_FIRST : S.ARR_FIRST;
@@ -197,7 +214,9 @@ export class JsonScanner extends JsonScannerState {
             state = S.NUM_EXP;
             i++;
           } else {
-            if (strict || depth === 0) this.checkNumber(numStart, i);
+            if (strict || depth === 0) this.checkNumber(numStart, i, false);
+            else if (this.valueError === '' && this.fieldPlain && (state === S.NUM_EXP_DIGITS || this.numPrefix.length + i - numStart > 300)) this.checkNumber(numStart, i, true);
+            else this.numPrefix = '';
             state = depth > 0 ? (stack[depth - 1] === OBJ ? S.OBJ_AFTER : S.ARR_AFTER) : this.docEnd(i);
           }
           continue;
@@ -233,7 +252,6 @@ export class JsonScanner extends JsonScannerState {
             this.hexSecond = false;
             state = S.HEX;
           } else if (c === 34 || c === 92 || c === 47 || c === 98 || c === 102 || c === 110 || c === 114 || c === 116) {
-            if (strict && bad < base + i) this.savings++;
             state = this.strState;
           } else {
             this.fail(R.INVALID_ESCAPE, i + 1);
@@ -251,7 +269,7 @@ export class JsonScanner extends JsonScannerState {
           else this.hexAcc = this.hexAcc * 16 + h;
           if (++this.hexCount === 4) {
             if (this.hexBad) this.fail(R.INVALID_ESCAPE, i); // serde decodes the 4 bytes, then fails
-            state = this.validating && this.leadingSurrogate(i) ? S.SUR_BS : this.strState;
+            state = this.validating !== NOT_VALIDATED && this.leadingSurrogate(i) ? S.SUR_BS : this.strState;
           }
           continue;
         }
@@ -335,13 +353,14 @@ export class JsonScanner extends JsonScannerState {
       this.out.copy(buf, this.copyStart, n);
       this.copyStart = 0;
     }
-    if ((strict || depth === 0) && state >= S.NUM_MINUS && state <= S.NUM_EXP_DIGITS) {
+    if ((strict || depth === 0 || (this.valueError === '' && this.fieldPlain)) && state >= S.NUM_MINUS && state <= S.NUM_EXP_DIGITS) {
       this.numPrefix += buf.toString('latin1', numStart, n);
     }
     this.state = state;
     this.depth = depth;
     this.lines = nl;
     this.lastNl = lastNl;
+    this.prevTail = (this.prevTail + buf.toString('latin1', Math.max(0, n - 9), n)).slice(-9);
     this.base = base + n;
     this.cur = EMPTY;
   }
@@ -363,7 +382,7 @@ export class JsonScanner extends JsonScannerState {
         case S.NUM_INT:
         case S.NUM_FRAC:
         case S.NUM_EXP_DIGITS:
-          if (this.strict || this.depth === 0) this.checkNumber(0, 0);
+          if (this.strict || this.depth === 0) this.checkNumber(0, 0, false);
           this.state = this.depth > 0 ? (this.stack[this.depth - 1] === OBJ ? S.OBJ_AFTER : S.ARR_AFTER) : this.docEnd(0);
           continue;
         case S.NUM_MINUS:

@@ -45,7 +45,7 @@ test('json array → one compact document per line, fsynced file', async () => {
   const result = await writeDocumentsPayload(args);
   const text = readFileSync(args.outPath, 'utf8');
   assert.equal(text, '{"id":1,"t":"a, [b]"}\n{"id":"x"}\n');
-  assert.deepEqual(result, { documentsCount: 2, bytesWritten: Buffer.byteLength(text) });
+  assert.deepEqual(result, { documentsCount: 2, bytesWritten: Buffer.byteLength(text), valueError: null });
 });
 
 test('every format in 1-byte chunks', async () => {
@@ -98,7 +98,7 @@ test('many output blocks: written in the background in order, the file is comple
     for (const size of [65_536, 1_000_003]) {
       const args = input(format, chunks(Buffer.from(payload), size));
       const result = await writeDocumentsPayload(args);
-      assert.deepEqual(result, { documentsCount: docs.length, bytesWritten: Buffer.byteLength(expected) });
+      assert.deepEqual(result, { documentsCount: docs.length, bytesWritten: Buffer.byteLength(expected), valueError: null });
       assert.ok(readFileSync(args.outPath).equals(Buffer.from(expected)), `${format} in chunks of ${size}`);
     }
   }

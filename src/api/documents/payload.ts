@@ -106,7 +106,7 @@ class BlockWriter {
  */
 export async function writeDocumentsPayload(
   input: DocumentsPayloadInput,
-): Promise<{ documentsCount: number; bytesWritten: number }> {
+): Promise<{ documentsCount: number; bytesWritten: number; valueError: string | null }> {
   const file = await open(input.outPath, 'w');
   let done = false;
   try {
@@ -143,7 +143,8 @@ export async function writeDocumentsPayload(
     await writer.write(out.takeAll());
     await writer.sync();
     done = true;
-    return { documentsCount: parser.count, bytesWritten: out.bytes };
+    const valueError = parser instanceof JsonScanner && parser.valueError !== '' ? parser.valueError : null;
+    return { documentsCount: parser.count, bytesWritten: out.bytes, valueError };
   } finally {
     await file.close().catch(() => {});
     if (!done) await unlink(input.outPath).catch(() => {});

@@ -51,6 +51,11 @@ export type TaskKind =
       payloadBytes: number;
       allowIndexCreation: boolean;
       skipCreation: boolean;
+      /**
+       * the first field value Meilisearch's indexer would refuse (serde's message, e.g. `recursion
+       * limit exceeded at line 1 column 128`): the payload was accepted, the task fails with it
+       */
+      valueError?: string;
     }
   | { kind: 'documentDeletion'; ids: string[] }
   | { kind: 'documentDeletionByFilter'; filter: unknown }

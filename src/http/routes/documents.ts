@@ -63,6 +63,7 @@ export function registerDocumentRoutes(app: FastifyInstance, ctx: HttpContext): 
       payloadBytes: written.bytesWritten,
       allowIndexCreation: req.auth.canCreateIndex(uid),
       skipCreation,
+      ...(written.valueError !== null ? { valueError: written.valueError } : {}),
     };
     try {
       return await enqueue(reply, uid, kind, q);

@@ -2,6 +2,8 @@
 // task order inside one index write transaction; each task runs in a child transaction so a
 // failing task leaves no trace while the others of the batch succeed.
 import { DocumentsWriter } from '../../engine/indexing/documents.ts';
+import { EngineError } from '../../engine/errors.ts';
+import { documentId } from '../../engine/index/primary-key.ts';
 import { Bitmap } from '../../engine/bitmap/index.ts';
 import { facetReader } from '../../engine/facet/index.ts';
 import { compileFilter, type FilterFeatures } from '../../api/filter/index.ts';
@@ -159,6 +161,7 @@ function addDocuments(
   const first = writer.primaryKey === null && kind.primaryKey === null ? ctx.files.first(kind.contentFile) : undefined;
   const pk = writer.resolvePrimaryKey(kind.primaryKey, first);
   let indexed = 0;
+  if (pk !== null && kind.documentsCount > 0 && kind.valueError !== undefined) refuseValue(kind, pk, ctx);
   if (pk !== null && kind.documentsCount > 0) {
     const opts = { method: kind.method, primaryKey: kind.primaryKey, skipCreation: kind.skipCreation };
     let seen = 0;
@@ -174,6 +177,24 @@ function addDocuments(
     }
   }
   return { ...task.details, receivedDocuments: kind.documentsCount, indexedDocuments: indexed };
+}
+
+/**
+ * A payload with a field value Meilisearch's indexer refuses (too deep, a lone surrogate, a
+ * number out of range; found while the payload was read) fails its task. Meilisearch checks
+ * every document id first: an id error wins. The documents are never extracted, so no walk over
+ * an unbounded value runs.
+ */
+function refuseValue(kind: Extract<TaskKind, { kind: 'documentAddition' }>, pk: string, ctx: ProcessContext): never {
+  for (const { doc } of ctx.files.read(kind.contentFile)) {
+    try {
+      documentId(doc, pk);
+    } catch (err) {
+      // the message of an id error prints the document: past the stack's depth, the value error stands
+      if (!(err instanceof RangeError)) throw err;
+    }
+  }
+  throw new EngineError('internal', `internal: ${kind.valueError}.`);
 }
 
 /** Deletes an index with the tasks batched before its deletion (they succeed without being applied). */
