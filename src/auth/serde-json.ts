@@ -13,6 +13,7 @@
 //
 // Line = 1 + newlines before; column = bytes since the last newline.
 import type { Json } from '../engine/json.ts';
+import { setKey } from '../engine/json.ts';
 
 export const E = {
   EOF_LIST: 'EOF while parsing a list',
@@ -510,7 +511,7 @@ export function contentToJson(c: Content): Json {
   if (c instanceof ContentNumber) return Number(c.n.value);
   if (c instanceof ContentMap) {
     const out: { [key: string]: Json } = {};
-    for (const [k, v] of c.entries) out[k] = contentToJson(v);
+    for (const [k, v] of c.entries) setKey(out, k, contentToJson(v));
     return out;
   }
   if (Array.isArray(c)) return c.map(contentToJson);

@@ -2,6 +2,7 @@
 // Fastify's own body parsers are replaced by a pass-through: handlers read bodies after
 // authentication, with Meilisearch's errors (see body.ts).
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { Duplex } from 'node:stream';
 import { ApiError, toApiError } from '../api/errors/index.ts';
 import type { Instance } from '../instance/index.ts';
 import { authenticate } from './auth-hook.ts';
@@ -34,7 +35,10 @@ export interface AppOptions {
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: false,
-    ...(opts.https ? { https: opts.https.serverOptions } : {}),
+    // Meilisearch (actix) takes request heads up to 128 KiB (a tenant token can be long); Node's
+    // default is 16 KiB. Beyond it both answer 431 with an empty body (clientError below).
+    ...(opts.https ? { https: { ...opts.https.serverOptions, maxHeaderSize: MAX_HEADER_BYTES } } : { http: { maxHeaderSize: MAX_HEADER_BYTES } }),
+    clientErrorHandler: answerClientError,
     bodyLimit: opts.payloadSizeLimit,
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 4096 },
   });
@@ -108,6 +112,18 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   registerFacetSearchRoutes(app, ctx);
   await app.ready();
   return app;
+}
+
+const MAX_HEADER_BYTES = 128 * 1024;
+
+/** HTTP-level errors (before any route): a bodiless status, as actix answers them. */
+function answerClientError(err: Error & { code?: string }, socket: Duplex): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const status = err.code === 'HPE_HEADER_OVERFLOW' ? '431 Request Header Fields Too Large' : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? '408 Request Timeout' : '400 Bad Request';
+  socket.end(`HTTP/1.1 ${status}\r\nconnection: close\r\ncontent-length: 0\r\n\r\n`);
 }
 
 type Handler = (this: FastifyInstance, req: FastifyRequest, reply: FastifyReply) => unknown;

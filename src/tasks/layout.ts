@@ -2,8 +2,8 @@
 import { table } from '../engine/store/index.ts';
 import type { Batch, Task } from './types.ts';
 
-export const TASKS = table<number, Task>('tasks', 'uint32', 'msgpack', 'maps a task uid to its task record');
-export const BATCHES = table<number, Batch>('batches', 'uint32', 'msgpack', 'maps a finished batch uid to its batch record');
+export const TASKS = table<number, Task>('tasks', 'uint32', 'msgpack-keys', 'maps a task uid to its task record');
+export const BATCHES = table<number, Batch>('batches', 'uint32', 'msgpack-keys', 'maps a finished batch uid to its batch record');
 /**
  * Maps a bitmap name to the portable roaring bitmap of task uids: `all`, `status:<s>`,
  * `type:<t>`, `index:<uid>`, `canceledBy:<uid>`, `batch:<uid>`.

@@ -22,7 +22,9 @@ export class ApiError extends Error {
 
   constructor(code: ErrorCode, message: string) {
     super(code === 'io_error' && !message.endsWith(IO_SUFFIX) ? message + IO_SUFFIX : message);
-    this.code = code;
+    // a code looked up with user input (`table[key]` finding `Object.prototype`) is a bug: it
+    // must still answer with the four fields, not break the error handler
+    this.code = isErrorCode(code) ? code : 'internal';
   }
 
   get status(): number {

@@ -43,11 +43,7 @@ export function compareBytes(a: string, b: string): number {
   return a.length - b.length;
 }
 
-/** `obj[key] = value`, also for the key `__proto__` (facet values and field names are user data). */
-export function setKey<T>(obj: Record<string, T>, key: string, value: T): void {
-  if (key === '__proto__') Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
-  else obj[key] = value;
-}
+export { setKey } from '../../engine/json.ts';
 
 /** The original spelling the index keeps for each normalized value (the value itself when unknown). */
 export function originalsOf(values: FacetValues, fid: number, normalized: readonly string[]): Map<string, string> {

@@ -1,6 +1,7 @@
 // Hits of a search response (search.md §7): the retrieved fields, `_vectors`, `_geoDistance`,
 // then `_formatted`, `_matchesPosition`, `_rankingScore`, `_rankingScoreDetails`. Field names
 // resolve like milli's field ids: a name counts only if the index knows that exact path.
+import { setKey } from '../../engine/json.ts';
 import { selectFields } from '../../engine/index/fields.ts';
 import type { Tokenizer } from '../../engine/tokenizer/index.ts';
 import { isFacetedBy, matchPatterns, type LocalizedAttributesRule } from '../settings/index.ts';
@@ -144,7 +145,7 @@ function buildHit(hit: EngineHit, ctx: HitContext, env: LeafEnv): SearchHit {
     }
     if (q.showMatchesPosition) {
       const sorted: Record<string, MatchBounds[]> = {};
-      for (const key of [...positions.keys()].sort(byteOrder)) sorted[key] = positions.get(key)!;
+      for (const key of [...positions.keys()].sort(byteOrder)) setKey(sorted, key, positions.get(key)!);
       out._matchesPosition = sorted;
     }
   }
@@ -199,7 +200,7 @@ function mapLeaves(
     const key = base === '' ? k : `${base}.${k}`;
     const v = obj[k];
     const visit = selectors.some((s) => containedIn(s, key) || containedIn(key, s));
-    out[k] = visit ? mapValue(v, selectors, key, indices, fn) : v;
+    setKey(out, k, visit ? mapValue(v, selectors, key, indices, fn) : v);
   }
   return out;
 }
@@ -237,7 +238,7 @@ function swapRemove(obj: Record<string, unknown>, key: string): void {
   const last = entries.pop()!;
   if (at < entries.length) entries[at] = last;
   for (const k of keys) delete obj[k];
-  for (const [k, v] of entries) obj[k] = v;
+  for (const [k, v] of entries) setKey(obj, k, v);
 }
 
 const GEO_POINT = /_geoPoint\(\s*([0-9.\-]+)\s*,\s*([0-9.\-]+)\s*\)/;

@@ -446,7 +446,7 @@ function withFederation(hit: SearchHit, federation: Record<string, unknown>): Se
   const out: SearchHit = {};
   keys.forEach((k, i) => {
     if (i === at) out._federation = federation;
-    out[k] = hit[k];
+    setKey(out, k, hit[k]);
   });
   if (at === keys.length) out._federation = federation;
   return out;

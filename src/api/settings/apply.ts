@@ -11,6 +11,7 @@ import {
   type FacetValuesSort, type SettingName, type Settings, type SettingsFeatures, type SettingsPatch, type TypoTolerance,
   type TypoTolerancePatch,
 } from './types.ts';
+import { setKey } from '../../engine/json.ts';
 
 /** The settings after `patch` (pure: `current` is not modified). */
 export function applyPatch(current: Settings, patch: SettingsPatch): Settings {
@@ -133,7 +134,7 @@ export function subSettingView(name: SettingName, s: Settings, opts: ViewOptions
       return s[name] === null ? ['*'] : [...s[name]];
     case 'embedders': {
       const out: Record<string, unknown> = {};
-      for (const [n, e] of Object.entries(s.embedders)) out[n] = embedderView(e, opts.revealSecrets === true);
+      for (const [n, e] of Object.entries(s.embedders)) setKey(out, n, embedderView(e, opts.revealSecrets === true));
       return out;
     }
     case 'typoTolerance': {

@@ -3,6 +3,7 @@
 // only the top-level object reports unknown keys as `bad_request`.
 import { ApiError, type ErrorCode } from '../errors/index.ts';
 import { compact, didYouMean, kindOf, missingField, quoteList, unknownValue, valueError } from '../validate/index.ts';
+import { setKey } from '../../engine/json.ts';
 
 export type Obj = Record<string, unknown>;
 
@@ -132,7 +133,7 @@ export function sortedSet(items: Iterable<string>): string[] {
 /** A copy of a string map with its keys in byte order (BTreeMap serialisation). */
 export function sortedMap<V>(map: Record<string, V>): Record<string, V> {
   const out: Record<string, V> = {};
-  for (const k of Object.keys(map).sort(byteOrder)) out[k] = map[k]!;
+  for (const k of Object.keys(map).sort(byteOrder)) setKey(out, k, map[k]!);
   return out;
 }
 

@@ -6,6 +6,7 @@ import { maskSettingsSecrets } from '../tasks/details.ts';
 import { EMBEDDER_FIELDS } from './embedder-fields.ts';
 import { isObj, type Obj } from './deserr.ts';
 import { SETTING_NAMES, type SettingsPatch } from './types.ts';
+import { setKey } from '../../engine/json.ts';
 
 /** The task details of a settings update, from its validated patch. */
 export function settingsTaskDetails(patch: SettingsPatch): Record<string, unknown> {
@@ -23,7 +24,7 @@ export function settingsTaskDetails(patch: SettingsPatch): Record<string, unknow
 
 function embeddersDetails(map: Obj): Obj {
   const out: Obj = {};
-  for (const [name, e] of Object.entries(map)) out[name] = isObj(e) ? orderedEmbedder(e) : null;
+  for (const [name, e] of Object.entries(map)) setKey(out, name, isObj(e) ? orderedEmbedder(e) : null);
   return out;
 }
 

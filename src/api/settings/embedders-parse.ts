@@ -12,6 +12,7 @@ import {
   at, bool, isObj, missingField, num, obj, oneOf, sortedMap, str, uint, unknownField, valueError, type Obj,
 } from './deserr.ts';
 import type { EmbedderPatch, SettingsFeatures } from './types.ts';
+import { setKey } from '../../engine/json.ts';
 
 const CODE = 'invalid_settings_embedders';
 
@@ -21,7 +22,7 @@ export function parseEmbedders(value: unknown, path: string): Record<string, Emb
   const out: Record<string, EmbedderPatch | null> = {};
   for (const name of Object.keys(map)) {
     const v = map[name];
-    out[name] = v === null ? null : parseEmbedder(v, at(path, name), EMBEDDER_FIELDS);
+    setKey(out, name, v === null ? null : parseEmbedder(v, at(path, name), EMBEDDER_FIELDS));
   }
   return sortedMap(out);
 }
@@ -59,7 +60,7 @@ function parseField(field: EmbedderField, v: unknown, path: string): unknown {
     case 'headers': {
       const h = obj(v, path, CODE);
       const out: Record<string, string> = {};
-      for (const [k, hv] of Object.entries(h)) out[k] = str(hv, at(path, k), CODE);
+      for (const [k, hv] of Object.entries(h)) setKey(out, k, str(hv, at(path, k), CODE));
       return sortedMap(out);
     }
     case 'indexingFragments':
@@ -78,13 +79,13 @@ function parseFragments(v: unknown, path: string): Record<string, { value: unkno
   const out: Record<string, { value: unknown } | null> = {};
   for (const [name, f] of Object.entries(o)) {
     if (f === null) {
-      out[name] = null;
+      setKey(out, name, null);
       continue;
     }
     const fo = obj(f, at(path, name), CODE);
     for (const k of Object.keys(fo)) if (k !== 'value') throw unknownField(k, ['value'], CODE);
     if (!('value' in fo)) throw missingField('value', CODE);
-    out[name] = { value: fo.value };
+    setKey(out, name, { value: fo.value });
   }
   return sortedMap(out);
 }

@@ -10,6 +10,7 @@ import {
 import { validateConfig } from './embedders-parse.ts';
 import { deepEqual, isObj, sortedMap, type Obj } from './deserr.ts';
 import { DEFAULT_DOCUMENT_TEMPLATE, DEFAULT_DOCUMENT_TEMPLATE_MAX_BYTES, type EmbedderPatch, type EmbedderSettings } from './types.ts';
+import { setKey } from '../../engine/json.ts';
 
 /** Fields that belong to a source: dropped when the source changes (milli's `apply_default_for_source`). */
 const SOURCE_SPECIFIC = [
@@ -46,7 +47,7 @@ function mergeFragments(old: Obj, patch: Obj): Obj {
   const out: Obj = { ...old };
   for (const [k, v] of Object.entries(patch)) {
     if (v === null) delete out[k];
-    else out[k] = structuredClone(v);
+    else setKey(out, k, structuredClone(v));
   }
   return out;
 }
@@ -65,7 +66,7 @@ export function mergeEmbedders(
   const out: Record<string, EmbedderSettings> = { ...current };
   for (const [name, p] of Object.entries(patch)) {
     if (p === null) delete out[name];
-    else out[name] = mergeEmbedder(current[name], p);
+    else setKey(out, name, mergeEmbedder(Object.prototype.hasOwnProperty.call(current, name) ? current[name] : undefined, p));
   }
   return sortedMap(out);
 }

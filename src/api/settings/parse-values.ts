@@ -9,6 +9,7 @@ import type {
   ChatPatch, ChatSearchParametersPatch, FacetingPatch, FacetValuesSort, FilterableRule, ForeignKey,
   LocalizedAttributesRule, MatchingStrategy, PaginationPatch, TypoTolerancePatch,
 } from './types.ts';
+import { setKey } from '../../engine/json.ts';
 
 const TYPO = 'invalid_settings_typo_tolerance';
 const TYPO_FIELDS = ['enabled', 'minWordSizeForTypos', 'disableOnWords', 'disableOnAttributes', 'disableOnNumbers'];
@@ -58,7 +59,7 @@ export function parseFaceting(value: unknown, path: string): FacetingPatch {
     else if (k === 'maxValuesPerFacet') out[k] = uint(v, p, FACETING);
     else {
       const map: Record<string, FacetValuesSort> = {};
-      for (const [f, s] of Object.entries(obj(v, p, FACETING))) map[f] = oneOf(s, at(p, f), ['alpha', 'count'] as const, FACETING);
+      for (const [f, s] of Object.entries(obj(v, p, FACETING))) setKey(map, f, oneOf(s, at(p, f), ['alpha', 'count'] as const, FACETING));
       out[k] = sortedMap(map);
     }
   });
@@ -162,7 +163,7 @@ const SYNONYMS = 'invalid_settings_synonyms';
 export function parseSynonyms(value: unknown, path: string): Record<string, string[]> {
   const o = obj(value, path, SYNONYMS);
   const out: Record<string, string[]> = {};
-  for (const [k, v] of Object.entries(o)) out[k] = strArray(v, at(path, k), SYNONYMS);
+  for (const [k, v] of Object.entries(o)) setKey(out, k, strArray(v, at(path, k), SYNONYMS));
   return sortedMap(out);
 }
 

@@ -6,6 +6,7 @@ import { embedderAction, sourceOf, type EmbedderAction } from './embedders.ts';
 import { SOURCES_FOR_FIELD } from './embedder-fields.ts';
 import { ascDescFields } from './ranking-rules.ts';
 import type { Settings } from './types.ts';
+import { setKey } from '../../engine/json.ts';
 
 export interface ReindexNeeds {
   /** Re-extract every searchable field (words, positions, prefixes, exact words, proximity pairs). */
@@ -55,10 +56,10 @@ export function reindexNeeds(before: Settings, after: Settings): ReindexNeeds {
   const embedders: Record<string, EmbedderAction> = {};
   for (const name of new Set([...Object.keys(before.embedders), ...Object.keys(after.embedders)])) {
     const action = embedderAction(before.embedders[name], after.embedders[name]);
-    if (action) embedders[name] = action;
+    if (action) setKey(embedders, name, action);
     // document templates see `field.is_searchable`: a new searchable set changes the rendered texts
     else if (searchableSetChanged && after.embedders[name] && SOURCES_FOR_FIELD.documentTemplate.includes(sourceOf(after.embedders[name]))) {
-      embedders[name] = { reindex: 'prompts', remove: false, quantize: false };
+      setKey(embedders, name, { reindex: 'prompts', remove: false, quantize: false });
     }
   }
 

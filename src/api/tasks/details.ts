@@ -4,6 +4,7 @@
 import type { Task, TaskKind } from './model.ts';
 import { bitmapFrom } from '../../engine/bitmap/index.ts';
 import { formatByteSize } from '../format/time.ts';
+import { setKey } from '../../engine/json.ts';
 
 export type Details = Record<string, unknown>;
 
@@ -44,7 +45,7 @@ export function maskSettingsSecrets(settings: Record<string, unknown>): Record<s
   const embedders = settings.embedders;
   if (!isPlainObject(embedders)) return { ...settings };
   const masked: Record<string, unknown> = {};
-  for (const [name, embedder] of Object.entries(embedders)) masked[name] = maskEmbedder(embedder);
+  for (const [name, embedder] of Object.entries(embedders)) setKey(masked, name, maskEmbedder(embedder));
   return { ...settings, embedders: masked };
 }
 
@@ -204,7 +205,7 @@ export function accumulateDetails(left: Details, right: Details): Details {
 function mergeSetting(left: unknown, right: unknown): unknown {
   if (!isPlainObject(left) || !isPlainObject(right)) return right;
   const out: Record<string, unknown> = { ...left };
-  for (const [k, v] of Object.entries(right)) out[k] = k in out ? mergeSetting(out[k], v) : v;
+  for (const [k, v] of Object.entries(right)) setKey(out, k, Object.prototype.hasOwnProperty.call(out, k) ? mergeSetting(out[k], v) : v);
   return out;
 }
 

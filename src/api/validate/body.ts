@@ -75,7 +75,7 @@ export interface FieldRules {
 export function checkFields(obj: JsonObject, rules: FieldRules): void {
   for (const key of Object.keys(obj)) {
     if (rules.known.includes(key)) continue;
-    const immutable = rules.immutable?.[key];
+    const immutable = rules.immutable && Object.prototype.hasOwnProperty.call(rules.immutable, key) ? rules.immutable[key] : undefined;
     if (immutable) {
       throw new ApiError(immutable, `Immutable field \`${key}\`: expected one of ${quoteList(rules.known)}`);
     }

@@ -1,6 +1,7 @@
 // Validation of query strings with Meilisearch's messages (errors.md §3, "Query strings").
 import { ApiError, type ErrorCode } from '../errors/index.ts';
 import { quoteList } from './body.ts';
+import { setKey } from '../../engine/json.ts';
 
 export type RawQuery = Record<string, string>;
 
@@ -8,7 +9,7 @@ export type RawQuery = Record<string, string>;
 export function parseQueryString(search: string): RawQuery {
   const out: RawQuery = {};
   if (!search) return out;
-  for (const [k, v] of new URLSearchParams(search)) out[k] = v;
+  for (const [k, v] of new URLSearchParams(search)) setKey(out, k, v);
   return out;
 }
 

@@ -1,5 +1,6 @@
 // Field paths of documents: the dotted view of nested objects (documents.md §3) and
 // the selection of fields for output.
+import { setKey } from '../json.ts';
 
 /** A document's field paths (parents included) and its own keys (what `fieldDistribution` counts). */
 export interface DocumentFields {
@@ -71,7 +72,7 @@ export function selectFields(doc: Record<string, unknown>, fields: readonly stri
   const keys = order ? orderedKeys(doc, order) : Object.keys(doc);
   for (const key of keys) {
     const value = pick(doc[key], key, fields);
-    if (value !== undefined) out[key] = value;
+    if (value !== undefined) setKey(out, key, value);
   }
   return out;
 }
@@ -106,7 +107,7 @@ function pickObject(obj: Record<string, unknown>, path: string, fields: readonly
   for (const key of Object.keys(obj)) {
     const v = pick(obj[key], `${path}.${key}`, fields);
     if (v !== undefined) {
-      out[key] = v;
+      setKey(out, key, v);
       any = true;
     }
   }

@@ -18,6 +18,7 @@ import {
 import { WordSet } from '../words/index.ts';
 import { openFacetTables, type FacetTables } from './facet-layout.ts';
 import { countsInDistribution } from './fields.ts';
+import { setKey } from '../json.ts';
 
 /** The search tables of an index (docs/decisions/0002). */
 export interface SearchTables {
@@ -128,7 +129,7 @@ export class Index {
     const legacy = this.getMain('fieldDistribution') ?? {};
     const out: Record<string, number> = {};
     for (const [path, count] of Object.entries(legacy)) {
-      if (countsInDistribution(path) && !hasParent(path, legacy)) out[path] = count;
+      if (countsInDistribution(path) && !hasParent(path, legacy)) setKey(out, path, count);
     }
     return out;
   }
@@ -206,6 +207,6 @@ function hasParent(path: string, counts: Record<string, number>): boolean {
 
 function sortedObject(obj: Record<string, number>): Record<string, number> {
   const out: Record<string, number> = {};
-  for (const key of Object.keys(obj).sort()) if (obj[key]! > 0) out[key] = obj[key]!;
+  for (const key of Object.keys(obj).sort()) if (obj[key]! > 0) setKey(out, key, obj[key]!);
   return out;
 }

@@ -42,7 +42,7 @@ export interface MainValues {
 export const MAIN = table<keyof MainValues, MainValues[keyof MainValues]>(
   'main',
   'string',
-  'msgpack',
+  'msgpack-keys',
   'maps a setting or counter name to its value (meta, fieldsOrder, fieldDistribution, usedIds, ...)',
 );
 

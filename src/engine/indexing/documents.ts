@@ -11,6 +11,7 @@ import { SearchIndexWriter, type SearchCheckpoint, type SearchWriterOptions } fr
 import { countsInDistribution, documentFields, type DocumentFields } from '../index/fields.ts';
 import { documentId, inferPrimaryKey } from '../index/primary-key.ts';
 import { FacetIndexWriter, type FacetCheckpoint, type FacetConfig, type FacetWriterOptions, type SourcedFacetChunk } from '../facet/index.ts';
+import { setKey } from '../json.ts';
 
 const MAX_FIELDS = 65_535;
 
@@ -316,7 +317,7 @@ export class DocumentsWriter {
     index.setMain('meta', { ...meta, primaryKey: s.primaryKey, updatedAt: now });
     index.setMain('usedIds', bitmapBytes(s.used));
     const distribution: Record<string, number> = {};
-    for (const [k, v] of s.distribution) if (v > 0) distribution[k] = v;
+    for (const [k, v] of s.distribution) if (v > 0) setKey(distribution, k, v);
     index.setMain('topFieldDistribution', distribution);
     index.removeMain('fieldDistribution');
     index.setMain('fieldsOrder', s.fieldsOrder);

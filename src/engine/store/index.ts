@@ -8,7 +8,34 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 export type KeyCodec = 'uint32' | 'string' | 'ordered';
-export type ValueCodec = 'msgpack' | 'json' | 'binary' | 'string';
+/**
+ * `msgpack-keys`: msgpack for values holding keys users choose (settings maps, field names): msgpack
+ * renames a `__proto__` key to `__proto_` when it reads it back, so object keys are escaped
+ * (`__proto__` and keys starting with U+0000 get one more U+0000 in front). Values written by
+ * plain `msgpack` read the same, unless a key of theirs starts with U+0000.
+ */
+export type ValueCodec = 'msgpack' | 'json' | 'binary' | 'string' | 'msgpack-keys';
+
+const ESCAPE = '\u0000';
+
+function escapeKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(escapeKeys);
+  if (value === null || typeof value !== 'object' || ArrayBuffer.isView(value)) return value;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) out[k === '__proto__' || k.startsWith(ESCAPE) ? ESCAPE + k : k] = escapeKeys(v);
+  return out;
+}
+
+function unescapeKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(unescapeKeys);
+  if (value === null || typeof value !== 'object' || ArrayBuffer.isView(value)) return value;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) {
+    const key = k.startsWith(ESCAPE) ? k.slice(1) : k;
+    Object.defineProperty(out, key, { value: unescapeKeys(v), enumerable: true, writable: true, configurable: true });
+  }
+  return out;
+}
 
 /** A named database declared once: name, codecs, and what it maps. */
 export interface TableSpec<K, V> {
@@ -38,14 +65,20 @@ export interface RangeOptions<K> {
 export class Table<K, V> {
   readonly #db: Database<V, Key>;
   readonly #env: Env;
+  readonly #escaped: boolean;
 
-  constructor(env: Env, db: Database<V, Key>) {
+  constructor(env: Env, db: Database<V, Key>, escaped = false) {
     this.#env = env;
     this.#db = db;
+    this.#escaped = escaped;
+  }
+
+  #decode(value: V | undefined): V | undefined {
+    return this.#escaped ? (unescapeKeys(value) as V | undefined) : value;
   }
 
   get(key: K): V | undefined {
-    return this.#db.get(key as Key);
+    return this.#decode(this.#db.get(key as Key));
   }
 
   has(key: K): boolean {
@@ -59,7 +92,7 @@ export class Table<K, V> {
 
   put(key: K, value: V): void {
     this.#env.assertWriting();
-    this.#db.putSync(key as Key, value);
+    this.#db.putSync(key as Key, this.#escaped ? (escapeKeys(value) as V) : value);
   }
 
   remove(key: K): boolean {
@@ -74,7 +107,7 @@ export class Table<K, V> {
 
   *entries(opts: RangeOptions<K> = {}): Generator<[K, V]> {
     for (const { key, value } of this.#db.getRange(opts as Parameters<Database<V, Key>['getRange']>[0])) {
-      yield [key as K, value];
+      yield [key as K, this.#decode(value)!];
     }
   }
 
@@ -118,9 +151,9 @@ export class Env {
 
   table<K, V>(spec: TableSpec<K, V>): Table<K, V> {
     const keyEncoding = spec.key === 'uint32' ? 'uint32' : spec.key === 'string' ? 'ordered-binary' : 'ordered-binary';
-    const encoding = spec.value === 'string' ? 'string' : spec.value;
+    const encoding = spec.value === 'msgpack-keys' ? 'msgpack' : spec.value;
     const db = this.#root.openDB<V, Key>(spec.name, { keyEncoding, encoding } as Parameters<RootDatabase['openDB']>[1]);
-    return new Table<K, V>(this, db);
+    return new Table<K, V>(this, db, spec.value === 'msgpack-keys');
   }
 
   /** Runs `fn` in one synchronous write transaction; a throw aborts everything it wrote. */
