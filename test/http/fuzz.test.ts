@@ -20,7 +20,7 @@ import {
 } from './fuzz-gen.ts';
 
 const SEEDS = process.env.FUZZ_SEEDS ? process.env.FUZZ_SEEDS.split(',').map(Number) : [1, 2, 3];
-const REQUESTS = Number(process.env.FUZZ_REQUESTS ?? 110);
+const REQUESTS = Number(process.env.FUZZ_REQUESTS ?? 100);
 const INDEXES = ['fuzz_a', 'fuzz_b', 'fuzz_c'];
 
 let t: TestServer;
