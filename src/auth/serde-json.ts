@@ -13,7 +13,7 @@
 //
 // Line = 1 + newlines before; column = bytes since the last newline.
 import type { Json } from '../engine/json.ts';
-import { setKey } from '../engine/json.ts';
+import { jsonPosition, setKey } from '../engine/json.ts';
 
 export const E = {
   EOF_LIST: 'EOF while parsing a list',
@@ -131,16 +131,8 @@ export class JsonReader {
   }
 
   #at(err: JsonError, index: number): JsonError {
-    const b = this.#b;
-    let lineStart = 0;
-    let line = 1;
-    for (let k = 0; k < index; k++) {
-      if (b[k] === 0x0a) {
-        line++;
-        lineStart = k + 1;
-      }
-    }
-    return err.place(line, index - lineStart);
+    const { line, column } = jsonPosition(this.#b, index);
+    return err.place(line, column);
   }
 
   /** `check_recursion`: entering `[` or `{` (before eating it). */

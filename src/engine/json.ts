@@ -12,3 +12,16 @@ export function setKey<V>(obj: { [key: string]: V }, key: string, value: NoInfer
   if (key === '__proto__') Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
   else obj[key] = value;
 }
+
+/** serde_json's `position_of_index`: the 1-based line and byte column of an offset in a body. */
+export function jsonPosition(bytes: Uint8Array, index: number): { line: number; column: number } {
+  let line = 1;
+  let lineStart = 0;
+  for (let k = 0; k < index; k++) {
+    if (bytes[k] === 10) {
+      line++;
+      lineStart = k + 1;
+    }
+  }
+  return { line, column: index - lineStart };
+}

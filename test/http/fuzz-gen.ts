@@ -7,19 +7,12 @@
 //   - the Content-Type is missing, unparsable or another type; the body is empty.
 // Everything derives from one seed (mulberry32), so a failing seed replays exactly.
 
+import { rng } from '../../src/engine/random.fixtures.ts';
+
 export type Rng = () => number;
 
-/** mulberry32: a small, fast, good enough PRNG; [0, 1). */
-export function makeRng(seed: number): Rng {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The shared mulberry32 fixture: [0, 1). */
+export const makeRng = (seed: number): Rng => rng(seed);
 
 export class Gen {
   /** false: a request meant to be valid (plausible values, no damage); true: anything goes */

@@ -13,6 +13,9 @@ import { isUtf8 } from 'node:buffer';
 import * as R from '../documents/json-grammar.ts';
 import { numberOverflow } from '../documents/json-grammar.ts';
 import { firstInvalidUtf8 } from '../documents/utf8.ts';
+import { jsonPosition } from '../../engine/json.ts';
+
+export { jsonPosition } from '../../engine/json.ts';
 
 /** serde_json's recursion limit: the 128th nested container fails. */
 export const MAX_NESTING = 128;
@@ -36,19 +39,6 @@ export interface ParsedJson {
   /** offset of the value's first byte, and the offset just after it */
   start: number;
   end: number;
-}
-
-/** serde's `position_of_index`: the line and byte column of an offset. */
-export function jsonPosition(bytes: Uint8Array, index: number): { line: number; column: number } {
-  let line = 1;
-  let lineStart = 0;
-  for (let k = 0; k < index; k++) {
-    if (bytes[k] === 10) {
-      line++;
-      lineStart = k + 1;
-    }
-  }
-  return { line, column: index - lineStart };
 }
 
 /** Parses a body as serde_json would accept it; throws JsonSyntaxError otherwise. */
