@@ -365,6 +365,11 @@ export class DocumentsWriter {
     this.#facets?.removeDocument(id, doc);
   }
 
+  /** True when the pending search or facet changes outgrew their bound (a good time to commit). */
+  flushDue(): boolean {
+    return (this.#search?.flushDue() ?? false) || (this.#facets?.flushDue() ?? false);
+  }
+
   /** Ends a task's writes, inside its transaction (search changes join the batch's when it succeeds). */
   endTask(): void {
     this.#search?.endTask();

@@ -94,6 +94,11 @@ export class SearchIndexWriter {
     return { config: this.#config };
   }
 
+  /** True when the pending changes outgrew their bound (the next task would start by writing them). */
+  flushDue(): boolean {
+    return this.#pendingBytes() > this.#maxBytes;
+  }
+
   /** Ends the task's writes (inside its transaction): writes everything pending if it is too big. */
   endTask(): void {
     this.#applyChunk();

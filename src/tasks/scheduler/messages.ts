@@ -5,6 +5,8 @@ export interface SchedulerConfig {
   dataDir: string;
   maxBatchedTasks: number;
   maxBatchedBytes: number;
+  /** `--max-indexing-memory` in bytes: bounds each step of a document batch (undefined: the largest steps) */
+  maxIndexingMemory?: number;
   /** tasks.md §10: past `maxTasks` stored tasks, the oldest `deleteCount` finished ones are deleted */
   cleanup: { maxTasks: number; deleteCount: number };
 }

@@ -9,6 +9,7 @@ import { UpdateFiles } from '../update-files.ts';
 import { Extractor } from '../../engine/indexing/extract/extractor.ts';
 import { nowMicros } from '../../engine/time.ts';
 import { Aborted, type ProcessContext } from '../processors/context.ts';
+import { indexingBudget } from '../../engine/indexing/budget.ts';
 import { runBatch } from './run-batch.ts';
 import { ProgressTrace } from '../progress-trace.ts';
 import { lowerThreadPriority } from '../../engine/threads/priority.ts';
@@ -49,6 +50,7 @@ function waitForWake(): Promise<void> {
 }
 
 let nextBatchUid = queue.nextUid('nextBatchUid');
+const indexing = indexingBudget(config.maxIndexingMemory);
 
 async function loop(): Promise<void> {
   post({ type: 'ready' });
@@ -82,6 +84,7 @@ async function loop(): Promise<void> {
       batchUid,
       startedAt,
       trace: new ProgressTrace(),
+      indexing,
       shouldAbort: () => Atomics.load(control, CONTROL_ABORT) === batchUid + 1,
       progress: (step, finished, total) => {
         const now = Date.now();
