@@ -321,7 +321,7 @@ export class DocumentsWriter {
     index.removeMain('fieldDistribution');
     index.setMain('fieldsOrder', s.fieldsOrder);
     index.setMain('documentBytes', s.documentBytes);
-    this.#search?.save();
+    this.#search?.save(s.used);
     this.#facets?.save();
     index.setMain('generation', index.generation() + 1);
   }

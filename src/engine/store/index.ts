@@ -46,6 +46,9 @@ export class Table<K, V> {
   readonly #db: Database<V, Key>;
   readonly #env: Env;
   readonly #name: string;
+  /** puts into this table and the bytes of their values, since it was opened (instrumentation) */
+  #puts = 0;
+  #bytes = 0;
 
   constructor(env: Env, db: Database<V, Key>, name: string) {
     this.#env = env;
@@ -72,7 +75,10 @@ export class Table<K, V> {
     // MDB_TXN_FULL, goes to stderr): going on would leave the transaction unable to commit
     const written = this.#db.putSync(key as Key, value) as unknown as boolean;
     if (!written) throw new WriteRefused(this.#name);
-    this.#env.notePut(valueBytes(value));
+    const bytes = valueBytes(value);
+    this.#puts++;
+    this.#bytes += bytes;
+    this.#env.notePut(bytes);
   }
 
   remove(key: K): boolean {
@@ -99,6 +105,11 @@ export class Table<K, V> {
 
   count(): number {
     return this.#db.getCount();
+  }
+
+  /** Puts into this table since it was opened, and the bytes of their values (as `WriteCounters`). */
+  writeCounters(): { puts: number; bytes: number } {
+    return { puts: this.#puts, bytes: this.#bytes };
   }
 
   /** Bytes used by this table's pages (branch + leaf + overflow). */

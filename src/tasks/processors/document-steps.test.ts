@@ -10,14 +10,13 @@
 //    step, where it succeeds
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { bitmapFrom } from '../../engine/bitmap/index.ts';
 import type { Index } from '../../engine/index/index.ts';
 import { indexingBudget } from '../../engine/indexing/budget.ts';
 import { WriteRefused } from '../../engine/store/index.ts';
 import { batchHarness } from './batch-harness.test-support.ts';
 
 const h = batchHarness('muninn-document-steps-');
-const ids = (index: Index, word: string) => bitmapFrom(index.search.words.get(word)).toArray();
+const ids = (index: Index, word: string) => index.search.words.docids([word]).toArray();
 const BUDGET = { stepPages: 300, searchDeltaBytes: 1 << 20, facetDeltaBytes: 1 << 20 };
 
 function docs(from: number, count: number, word: string): Record<string, unknown>[] {

@@ -23,4 +23,5 @@ export type FromWorker =
   | { type: 'finished'; batchUid: number; indexUids: string[] }
   | { type: 'aborted'; batchUid: number }
   | { type: 'error'; message: string }
+  | { type: 'notice'; message: string }
   | { type: 'stopped' };

@@ -14,6 +14,7 @@ import { runBatch } from './run-batch.ts';
 import { ProgressTrace } from '../progress-trace.ts';
 import { lowerThreadPriority } from '../../engine/threads/priority.ts';
 import { enqueueCleanup } from './cleanup.ts';
+import { upgradeSearchLayouts } from './search-layout.ts';
 import { CONTROL_ABORT, type FromWorker, type SchedulerConfig, type ToWorker } from './messages.ts';
 
 // indexing must never slow the HTTP thread (search and enqueue latency)
@@ -53,6 +54,8 @@ let nextBatchUid = queue.nextUid('nextBatchUid');
 const indexing = indexingBudget(config.maxIndexingMemory);
 
 async function loop(): Promise<void> {
+  const upgraded = upgradeSearchLayouts(queue, registry);
+  if (upgraded.length > 0) post({ type: 'notice', message: `re-indexed the search tables of ${upgraded.length} index(es) in the chunked layout: ${upgraded.join(', ')}` });
   post({ type: 'ready' });
   while (!stopping) {
     await waitForWake();
