@@ -74,7 +74,7 @@ export class Table<K, V> {
     // lmdb-js reports a failed put inside a transaction only by this result (the error, such as
     // MDB_TXN_FULL, goes to stderr): going on would leave the transaction unable to commit
     const written = this.#db.putSync(key as Key, value) as unknown as boolean;
-    if (!written) throw new WriteRefused(this.#name);
+    if (!written) throw new WriteRefused(`table ${this.#name}`);
     const bytes = valueBytes(value);
     this.#puts++;
     this.#bytes += bytes;
@@ -121,8 +121,9 @@ export class Table<K, V> {
 
 /** Thrown when LMDB refuses a write: the transaction is too big (MDB_TXN_FULL) or the map is full. */
 export class WriteRefused extends Error {
-  constructor(table: string) {
-    super(`LMDB refused a write to \`${table}\`: the write transaction is too big or the disk is full`);
+  /** `what`: the table written to, or what failed before */
+  constructor(what: string) {
+    super(`LMDB refused a write (${what}): the write transaction is too big or the disk is full`);
     this.name = 'WriteRefused';
   }
 }
@@ -188,7 +189,7 @@ export class Env {
    */
   write<T>(fn: () => T): T {
     // a nested transaction cannot start under a failed one (lmdb-js would then use the parent itself)
-    if (this.#failed) throw new WriteRefused('(a nested transaction failed before)');
+    if (this.#failed) throw new WriteRefused('a nested transaction failed before');
     const outer = this.#writing === 0;
     let result!: T;
     let ran = false;
@@ -197,11 +198,14 @@ export class Env {
       this.#root.transactionSync(() => {
         result = fn();
         ran = true;
-        if (outer && this.#failed) throw new WriteRefused('(a nested transaction failed before)');
+        if (outer && this.#failed) throw new WriteRefused('a nested transaction failed before');
       });
     } catch (err) {
-      // `fn` returned but the nested commit failed: LMDB has marked the enclosing transaction failed
-      if (ran && !outer) this.#failed = true;
+      if (ran && !outer) {
+        // `fn` returned but the nested commit failed: LMDB has marked the enclosing transaction failed
+        this.#failed = true;
+        throw new WriteRefused(`nested commit: ${(err as Error)?.message ?? String(err)}`);
+      }
       throw err;
     } finally {
       this.#writing--;
