@@ -21,6 +21,7 @@ export function instanceOptions(options: Options, log?: InstanceOptions['log']):
     masterKey: options.masterKey,
     maxBatchedTasks: options.experimentalMaxNumberOfBatchedTasks,
     maxBatchedBytes: options.experimentalLimitBatchedTasksTotalSize,
+    maxIndexingMemory: options.maxIndexingMemory,
     payloadSizeLimit: options.httpPayloadSizeLimit,
     upgradeDb: options.upgradeDb,
     forcedFeatures: {

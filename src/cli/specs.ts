@@ -123,7 +123,7 @@ function table(): OptionSpec[] {
   ];
 
   const indexing = [
-    opt('maxIndexingMemory', 'max-indexing-memory', byteSizeValue, { value: 'SIZE', shape: 'bytes', default: '2/3 of the total memory', help: 'Soft limit on the memory used by indexing; in Muninn it sets the default of --experimental-limit-batched-tasks-total-size (the indexer bounds its own buffers).' }),
+    opt('maxIndexingMemory', 'max-indexing-memory', byteSizeValue, { value: 'SIZE', shape: 'bytes', default: '2/3 of the total memory', help: 'Soft limit on the memory used by indexing: bounds each write step of a document batch and the pending search and facet changes, and sets the default of --experimental-limit-batched-tasks-total-size.' }),
     row('maxIndexingThreads', 'max-indexing-threads', { value: 'N', shape: 'threads', default: 'half of the CPUs', help: 'Threads used for indexing; `unlimited` or empty means the default, 0 every CPU. Validated, no effect: Muninn always indexes with one writer and one extractor thread.' }, (options, raw, machine) => {
       const threads = indexingThreadsValue(raw);
       if (threads === null) return;

@@ -19,6 +19,8 @@ export interface InstanceOptions {
   /** tasks per batch (Infinity = unlimited; 0 = never process) */
   maxBatchedTasks: number;
   maxBatchedBytes: number;
+  /** `--max-indexing-memory` in bytes (bounds the steps of document batches) */
+  maxIndexingMemory?: number;
   payloadSizeLimit: number;
   upgradeDb?: boolean;
   forcedFeatures?: Partial<Features>;
@@ -53,6 +55,7 @@ export class Instance {
       dataDir: dataDir.root,
       maxBatchedTasks: options.maxBatchedTasks === 0 ? 1 : options.maxBatchedTasks,
       maxBatchedBytes: options.maxBatchedBytes,
+      ...(options.maxIndexingMemory !== undefined ? { maxIndexingMemory: options.maxIndexingMemory } : {}),
       enabled: options.maxBatchedTasks !== 0,
       cleanup: { maxTasks: options.taskQueue?.maxTasks ?? 1_000_000, deleteCount: options.taskQueue?.deleteCount ?? 100_000 },
       log: (level, message) => options.log?.(level, message),

@@ -88,6 +88,11 @@ export class FacetIndexWriter {
     return { config: this.#config };
   }
 
+  /** True when the pending changes outgrew their bound (the next task would start by writing them). */
+  flushDue(): boolean {
+    return this.#pendingBytes() > this.#maxBytes;
+  }
+
   /** Ends the task's writes (inside its transaction): writes everything pending if it is too big. */
   endTask(): void {
     if (this.#pendingBytes() > this.#maxBytes) this.#writeInTask();

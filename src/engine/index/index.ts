@@ -16,18 +16,19 @@ import {
   type MainValues,
 } from './layout.ts';
 import { WordSet } from '../words/index.ts';
+import { CHUNK_BITS, PostingsTable } from './postings-table.ts';
 import { openFacetTables, type FacetTables } from './facet-layout.ts';
 import { countsInDistribution } from './fields.ts';
 import { setKey } from '../json.ts';
 
-/** The search tables of an index (docs/decisions/0002). */
+/** The search tables of an index (docs/decisions/0002), their postings in chunks of ids (0006). */
 export interface SearchTables {
-  words: Table<string, Uint8Array>;
-  exactWords: Table<string, Uint8Array>;
-  wordFid: Table<[string, number], Uint8Array>;
-  wordPosition: Table<[string, number], Uint8Array>;
-  wordPairProximity: Table<[number, string, string], Uint8Array>;
-  fidWordCount: Table<[number, number], Uint8Array>;
+  words: PostingsTable<[string]>;
+  exactWords: PostingsTable<[string]>;
+  wordFid: PostingsTable<[string, number]>;
+  wordPosition: PostingsTable<[string, number]>;
+  wordPairProximity: PostingsTable<[number, string, string]>;
+  fidWordCount: PostingsTable<[number, number]>;
 }
 
 export interface IndexStats {
@@ -57,12 +58,12 @@ export class Index {
     this.externalIds = env.table(EXTERNAL_IDS);
     this.documents = env.table(DOCUMENTS);
     this.search = {
-      words: env.table(WORD_DOCIDS),
-      exactWords: env.table(EXACT_WORD_DOCIDS),
-      wordFid: env.table(WORD_FID_DOCIDS),
-      wordPosition: env.table(WORD_POSITION_DOCIDS),
-      wordPairProximity: env.table(WORD_PAIR_PROXIMITY_DOCIDS),
-      fidWordCount: env.table(FID_WORD_COUNT_DOCIDS),
+      words: new PostingsTable(env.table(WORD_DOCIDS)),
+      exactWords: new PostingsTable(env.table(EXACT_WORD_DOCIDS)),
+      wordFid: new PostingsTable(env.table(WORD_FID_DOCIDS)),
+      wordPosition: new PostingsTable(env.table(WORD_POSITION_DOCIDS)),
+      wordPairProximity: new PostingsTable(env.table(WORD_PAIR_PROXIMITY_DOCIDS)),
+      fidWordCount: new PostingsTable(env.table(FID_WORD_COUNT_DOCIDS)),
     };
     this.facets = openFacetTables(env);
   }
@@ -75,13 +76,17 @@ export class Index {
     return { words: set(words), exactWords: set(exact) };
   }
 
-  /** Opens the index stored in `dir`; `create` writes a fresh one when none is there. */
-  static open(dir: string, create?: { primaryKey: string | null; now: number }): Index {
+  /**
+   * Opens the index stored in `dir`; `create` writes a fresh one when none is there (tests may
+   * pick a smaller chunk width for the search postings).
+   */
+  static open(dir: string, create?: { primaryKey: string | null; now: number; postingsChunkBits?: number }): Index {
     const index = new Index(Env.open(dir));
     if (create && index.main.get('meta') === undefined) {
       index.env.write(() => {
         index.setMain('meta', { primaryKey: create.primaryKey, createdAt: create.now, updatedAt: create.now });
         index.setMain('generation', 0);
+        index.setMain('postingsChunkBits', create.postingsChunkBits ?? CHUNK_BITS);
       });
     }
     return index;
@@ -107,6 +112,16 @@ export class Index {
 
   generation(): number {
     return this.getMain('generation') ?? 0;
+  }
+
+  /** log2 of the ids per chunk of the search postings; undefined when they were written before chunks. */
+  postingsChunkBits(): number | undefined {
+    return this.getMain('postingsChunkBits');
+  }
+
+  /** How many chunks the search postings may use (1: every key is one read). */
+  postingsChunks(): number {
+    return this.getMain('postingsChunks') ?? 1;
   }
 
   usedIds(): Bitmap {

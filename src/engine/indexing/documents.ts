@@ -322,7 +322,7 @@ export class DocumentsWriter {
     index.removeMain('fieldDistribution');
     index.setMain('fieldsOrder', s.fieldsOrder);
     index.setMain('documentBytes', s.documentBytes);
-    this.#search?.save();
+    this.#search?.save(s.used);
     this.#facets?.save();
     index.setMain('generation', index.generation() + 1);
   }
@@ -364,6 +364,11 @@ export class DocumentsWriter {
     s.documentBytes = Math.max(0, s.documentBytes - bytes.length);
     this.#search?.removeDocument(id, doc);
     this.#facets?.removeDocument(id, doc);
+  }
+
+  /** True when the pending search or facet changes outgrew their bound (a good time to commit). */
+  flushDue(): boolean {
+    return (this.#search?.flushDue() ?? false) || (this.#facets?.flushDue() ?? false);
   }
 
   /** Ends a task's writes, inside its transaction (search changes join the batch's when it succeeds). */

@@ -2,8 +2,9 @@
 // the writer writes the previous slice; search-flush.ts writes):
 //
 //   raw postings + chunk groups ─► keys grouped ─► table order (LSD counting sorts on word ranks
-//   and small numbers) ─► slices of keys with their net additions, encoded as portable bitmap
-//   bytes (portable-bitmap.ts), and net removals
+//   and small numbers) ─► slices of keys split by id chunk (the tables' last key part, decision
+//   0006) with their net additions, encoded as portable bitmap bytes (portable-bitmap.ts), and
+//   net removals
 import { groupAll, type GroupedPostings, type RawPostings } from './postings.ts';
 import { ByteScratch, encodeSortedIds } from './portable-bitmap.ts';
 import { TABLE_NAMES, type ChunkPostings, type SearchDelta, type TableName } from './search-delta.ts';
@@ -13,18 +14,22 @@ export interface FlushRequest {
   words: string[];
   tables: RawPostings[];
   chunks: ChunkPostings[];
+  /** log2 of the ids per chunk of the index's postings */
+  chunkBits: number;
 }
 
-/** Keys of one table in table order, ready to write. */
+/** (key, id chunk) entries of one table in table order, ready to write. */
 export interface FlushSlice {
   /** index in TABLE_NAMES */
   table: number;
   keyA: Uint32Array;
   keyB: Uint32Array;
-  /** portable bitmap of each key's net additions: bytes[byteEnd[k − 1] .. byteEnd[k]] (empty: none) */
+  /** the id chunk of each entry (`id >>> chunkBits`); a key's chunks follow each other in order */
+  chunk: Uint32Array;
+  /** portable bitmap of each entry's net additions: bytes[byteEnd[k − 1] .. byteEnd[k]] (empty: none) */
   bytes: Uint8Array;
   byteEnd: Uint32Array;
-  /** each key's net removals: removed[removedEnd[k − 1] .. removedEnd[k]] */
+  /** each entry's net removals: removed[removedEnd[k − 1] .. removedEnd[k]] */
   removed: Uint32Array;
   removedEnd: Uint32Array;
 }
@@ -33,8 +38,8 @@ export interface FlushSlice {
 const SLICE_KEYS = 32_768;
 
 /** The request for `delta` (its arrays are shared, not copied). */
-export function flushRequest(delta: SearchDelta, words: string[]): FlushRequest {
-  return { words, tables: TABLE_NAMES.map((name) => delta.tables[name].raw()), chunks: delta.chunks };
+export function flushRequest(delta: SearchDelta, words: string[], chunkBits: number): FlushRequest {
+  return { words, tables: TABLE_NAMES.map((name) => delta.tables[name].raw()), chunks: delta.chunks, chunkBits };
 }
 
 /** The arrays a request travels with (to transfer them). */
@@ -61,44 +66,122 @@ export function* prepareSlices(req: FlushRequest): Generator<FlushSlice> {
     if (raw.length === 0 && chunks.length === 0) continue;
     const g = groupAll(raw, chunks);
     const order = tableOrder(TABLE_NAMES[t]!, g, rank, nWords);
-    for (let from = 0; from < order.length; from += SLICE_KEYS) yield prepareSlice(t, g, order, from, Math.min(order.length, from + SLICE_KEYS));
+    for (let from = 0; from < order.length; from += SLICE_KEYS) yield prepareSlice(t, g, order, from, Math.min(order.length, from + SLICE_KEYS), req.chunkBits);
   }
 }
 
-function prepareSlice(table: number, g: GroupedPostings, order: Uint32Array, from: number, to: number): FlushSlice {
-  const n = to - from;
-  const keyA = new Uint32Array(n);
-  const keyB = new Uint32Array(n);
-  const byteEnd = new Uint32Array(n);
-  const removedEnd = new Uint32Array(n);
-  const bytes = new Output();
-  const removed: number[] = [];
+function prepareSlice(table: number, g: GroupedPostings, order: Uint32Array, from: number, to: number, chunkBits: number): FlushSlice {
+  const out = new SliceBuilder(to - from);
   const scratch = new ByteScratch();
   const net = new NetChange();
   const { start, ids } = g;
-  for (let i = 0; i < n; i++) {
-    const k = order[from + i]!;
-    keyA[i] = g.keyA[k]!;
-    keyB[i] = g.keyB[k]!;
+  for (let i = from; i < to; i++) {
+    const k = order[i]!;
     const s = start[k]!;
     const e = start[k + 1]!;
     if (!hasRemovals(ids, s, e)) {
       const m = sortUnique(ids, s, e);
-      bytes.append(encodeSortedIds(ids, s, s + m, scratch));
+      out.key(g.keyA[k]!, g.keyB[k]!, ids, s, s + m, NONE, 0, 0, chunkBits, scratch);
     } else {
       net.compute(ids, s, e);
-      if (net.added.length > 0) bytes.append(encodeSortedIds(net.added, 0, net.added.length, scratch));
-      for (const id of net.removed) removed.push(id);
+      out.key(g.keyA[k]!, g.keyB[k]!, net.added, 0, net.added.length, net.removed, 0, net.removed.length, chunkBits, scratch);
     }
-    byteEnd[i] = bytes.length;
-    removedEnd[i] = removed.length;
   }
-  return { table, keyA, keyB, bytes: bytes.take(), byteEnd, removed: Uint32Array.from(removed), removedEnd };
+  return out.take(table);
+}
+
+const NONE = new Uint32Array(0);
+
+/** The entries of a slice: one per (key, chunk) with net additions or removals, or per key with neither. */
+class SliceBuilder {
+  #keyA: Uint32Array;
+  #keyB: Uint32Array;
+  #chunk: Uint32Array;
+  #byteEnd: Uint32Array;
+  #removedEnd: Uint32Array;
+  #n = 0;
+  readonly #bytes = new Output();
+  readonly #removed: number[] = [];
+
+  constructor(keys: number) {
+    this.#keyA = new Uint32Array(keys);
+    this.#keyB = new Uint32Array(keys);
+    this.#chunk = new Uint32Array(keys);
+    this.#byteEnd = new Uint32Array(keys);
+    this.#removedEnd = new Uint32Array(keys);
+  }
+
+  /** Adds a key with its sorted net additions added[a0..a1) and removals removed[r0..r1), split by chunk. */
+  key(
+    keyA: number,
+    keyB: number,
+    added: Int32Array | Uint32Array,
+    a0: number,
+    a1: number,
+    removed: Uint32Array,
+    r0: number,
+    r1: number,
+    bits: number,
+    scratch: ByteScratch,
+  ): void {
+    // a key with no net change keeps one entry (its word's presence is still reported)
+    if (a0 === a1 && r0 === r1) return this.#entry(keyA, keyB, 0);
+    while (a0 < a1 || r0 < r1) {
+      const chunk = Math.min(a0 < a1 ? added[a0]! >>> bits : Infinity, r0 < r1 ? removed[r0]! >>> bits : Infinity);
+      let a = a0;
+      while (a < a1 && added[a]! >>> bits === chunk) a++;
+      let r = r0;
+      while (r < r1 && removed[r]! >>> bits === chunk) r++;
+      if (a > a0) this.#bytes.append(encodeSortedIds(added, a0, a, scratch));
+      for (let i = r0; i < r; i++) this.#removed.push(removed[i]!);
+      this.#entry(keyA, keyB, chunk);
+      a0 = a;
+      r0 = r;
+    }
+  }
+
+  #entry(keyA: number, keyB: number, chunk: number): void {
+    if (this.#n === this.#keyA.length) this.#grow();
+    const n = this.#n++;
+    this.#keyA[n] = keyA;
+    this.#keyB[n] = keyB;
+    this.#chunk[n] = chunk;
+    this.#byteEnd[n] = this.#bytes.length;
+    this.#removedEnd[n] = this.#removed.length;
+  }
+
+  #grow(): void {
+    const size = Math.max(16, this.#keyA.length * 2);
+    const grown = (a: Uint32Array) => {
+      const next = new Uint32Array(size);
+      next.set(a);
+      return next;
+    };
+    this.#keyA = grown(this.#keyA);
+    this.#keyB = grown(this.#keyB);
+    this.#chunk = grown(this.#chunk);
+    this.#byteEnd = grown(this.#byteEnd);
+    this.#removedEnd = grown(this.#removedEnd);
+  }
+
+  take(table: number): FlushSlice {
+    const n = this.#n;
+    return {
+      table,
+      keyA: this.#keyA.slice(0, n),
+      keyB: this.#keyB.slice(0, n),
+      chunk: this.#chunk.slice(0, n),
+      bytes: this.#bytes.take(),
+      byteEnd: this.#byteEnd.slice(0, n),
+      removed: Uint32Array.from(this.#removed),
+      removedEnd: this.#removedEnd.slice(0, n),
+    };
+  }
 }
 
 /** The arrays a slice travels with (to transfer them). */
 export function sliceBuffers(s: FlushSlice): ArrayBuffer[] {
-  return [s.keyA, s.keyB, s.bytes, s.byteEnd, s.removed, s.removedEnd].map((a) => a.buffer as ArrayBuffer);
+  return [s.keyA, s.keyB, s.chunk, s.bytes, s.byteEnd, s.removed, s.removedEnd].map((a) => a.buffer as ArrayBuffer);
 }
 
 /** Key numbers in the table's key order. */

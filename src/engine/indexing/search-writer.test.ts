@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Index } from '../index/index.ts';
-import { bitmapFrom } from '../bitmap/index.ts';
+import type { Bitmap } from '../bitmap/index.ts';
 import { defaultSearchConfig, type SearchConfig } from './search-config.ts';
 import { runBatch, type TaskFn } from './batch.test-support.ts';
 
@@ -31,7 +31,7 @@ function batch(index: Index, cfg: SearchConfig, tasks: TaskFn[]): void {
   runBatch(index, cfg, tasks);
 }
 
-const ids = (bytes: Uint8Array | undefined) => bitmapFrom(bytes).toArray();
+const ids = (bitmap: Bitmap) => bitmap.toArray();
 
 test('postings and word set follow additions, replacements and deletions', () =>
   withIndex((index) => {
@@ -42,25 +42,25 @@ test('postings and word set follow additions, replacements and deletions', () =>
       },
     ]);
     const t = index.search;
-    assert.deepEqual(ids(t.words.get('fox')), [0, 1]);
-    assert.deepEqual(ids(t.words.get('quick')), [0]);
+    assert.deepEqual(ids(t.words.docids(['fox'])), [0, 1]);
+    assert.deepEqual(ids(t.words.docids(['quick'])), [0]);
     const titleFid = index.fieldsOrder().indexOf('title');
-    assert.deepEqual(ids(t.wordFid.get(['red', titleFid])), [0]);
-    assert.deepEqual(ids(t.wordPosition.get(['fox', 1])), [0, 1]);
-    assert.deepEqual(ids(t.wordPairProximity.get([1, 'red', 'fox'])), [0]);
-    assert.deepEqual(ids(t.fidWordCount.get([titleFid, 2])), [0, 1]);
+    assert.deepEqual(ids(t.wordFid.docids(['red', titleFid])), [0]);
+    assert.deepEqual(ids(t.wordPosition.docids(['fox', 1])), [0, 1]);
+    assert.deepEqual(ids(t.wordPairProximity.docids([1, 'red', 'fox'])), [0]);
+    assert.deepEqual(ids(t.fidWordCount.docids([titleFid, 2])), [0, 1]);
     assert.ok(index.wordSets().words.has('quick'));
     assert.ok(index.wordSets().words.has('1'), 'the id value is searchable too');
 
     batch(index, config(), [(w) => w.addDocument({ id: 1, title: 'green owl' }, 'id', REPLACE)]);
-    assert.deepEqual(ids(t.words.get('fox')), [1]);
-    assert.equal(t.words.get('red'), undefined);
+    assert.deepEqual(ids(t.words.docids(['fox'])), [1]);
+    assert.equal(t.words.has(['red']), false);
     assert.equal(index.wordSets().words.has('red'), false);
     assert.equal(index.wordSets().words.has('owl'), true);
 
     batch(index, config(), [(w) => w.deleteByIds(['2'])]);
-    assert.equal(t.words.get('fox'), undefined);
-    assert.equal(t.wordPairProximity.get([1, 'blue', 'fox']), undefined);
+    assert.equal(t.words.has(['fox']), false);
+    assert.equal(t.wordPairProximity.has([1, 'blue', 'fox']), false);
     assert.equal(index.wordSets().words.has('blue'), false);
   }));
 
@@ -73,21 +73,21 @@ test('a failed task leaves no search trace; clear empties everything', () =>
         w.addDocument({ id: 'bad id!' }, 'id', REPLACE);
       },
     ]);
-    assert.deepEqual(ids(index.search.words.get('kept')), [0]);
-    assert.equal(index.search.words.get('ghost'), undefined);
+    assert.deepEqual(ids(index.search.words.docids(['kept'])), [0]);
+    assert.equal(index.search.words.has(['ghost']), false);
     assert.equal(index.wordSets().words.has('ghost'), false);
     batch(index, config(), [(w) => w.clear()]);
-    assert.equal(index.search.words.count(), 0);
-    assert.equal(index.search.wordPosition.count(), 0);
+    assert.equal(index.search.words.isEmpty(), true);
+    assert.equal(index.search.wordPosition.isEmpty(), true);
     assert.equal(index.wordSets().words.size, 0);
   }));
 
 test('a new configuration re-indexes every document', () =>
   withIndex((index) => {
     batch(index, config(), [(w) => w.addDocument({ id: 1, title: 'alpha', body: 'beta' }, 'id', REPLACE)]);
-    assert.ok(index.search.words.get('beta'));
+    assert.ok(index.search.words.has(['beta']));
     batch(index, config(), [(w) => w.reindexSearch(config(['title']))]);
-    assert.equal(index.search.words.get('beta'), undefined);
-    assert.deepEqual(ids(index.search.words.get('alpha')), [0]);
+    assert.equal(index.search.words.has(['beta']), false);
+    assert.deepEqual(ids(index.search.words.docids(['alpha'])), [0]);
     assert.deepEqual([...index.wordSets().words.prefixed('')], ['alpha']);
   }));

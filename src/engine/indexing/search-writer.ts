@@ -12,7 +12,8 @@
 // if it then fails, LMDB undoes that write and the batch delta, kept until the task ends, is
 // still pending.
 import type { Index } from '../index/index.ts';
-import type { Table } from '../store/index.ts';
+import type { Bitmap } from '../bitmap/index.ts';
+import { CHUNK_BITS } from '../index/postings-table.ts';
 import { compareUtf8, WordSet } from '../words/index.ts';
 import { compileSearchConfig, type CompiledSearchConfig, type SearchConfig } from './search-config.ts';
 import { SearchDataExtractor, type RecordSource } from './search-data.ts';
@@ -65,6 +66,8 @@ export class SearchIndexWriter {
   #batchStates = emptyStates();
   #taskStates = emptyStates();
   #sinceCheck = 0;
+  /** log2 of the ids per chunk of the postings (the index's, or the default for a table to rebuild) */
+  readonly #chunkBits: number;
   #maps: SourceMaps | null = null;
   /** the chunk whose documents are being stored: its additions are applied once it is complete */
   #chunk: SearchChunk | null = null;
@@ -76,6 +79,7 @@ export class SearchIndexWriter {
     this.#maxBytes = opts.maxDeltaBytes ?? MAX_DELTA_BYTES;
     this.#checkEvery = opts.checkEvery ?? CHECK_EVERY;
     this.#prepare = opts.prepare ?? null;
+    this.#chunkBits = index.postingsChunkBits() ?? CHUNK_BITS;
     this.#config = config;
     this.#compiled = compileSearchConfig(config);
     this.#extractor = this.#newExtractor();
@@ -92,6 +96,11 @@ export class SearchIndexWriter {
     if (this.#pendingBytes() > this.#maxBytes) this.#writeBatch();
     this.#task = new SearchDelta();
     return { config: this.#config };
+  }
+
+  /** True when the pending changes outgrew their bound (the next task would start by writing them). */
+  flushDue(): boolean {
+    return this.#pendingBytes() > this.#maxBytes;
   }
 
   /** Ends the task's writes (inside its transaction): writes everything pending if it is too big. */
@@ -148,7 +157,7 @@ export class SearchIndexWriter {
     this.#chunk = null;
     this.#taskDelta();
     const t = this.#index.search;
-    for (const table of [t.words, t.exactWords, t.wordFid, t.wordPosition, t.wordPairProximity, t.fidWordCount] as Table<unknown, Uint8Array>[]) table.clear();
+    for (const table of [t.words, t.exactWords, t.wordFid, t.wordPosition, t.wordPairProximity, t.fidWordCount]) table.clear();
     const empty = WordSet.build([]).toBytes();
     this.#index.setMain('words', empty);
     this.#index.setMain('exactWords', empty);
@@ -165,13 +174,20 @@ export class SearchIndexWriter {
     for (const [id, doc] of documents) this.addDocument(id, doc);
   }
 
-  /** True when the index holds no word sets yet (its documents were never indexed for search). */
+  /**
+   * True when the index holds no word sets yet (its documents were never indexed for search), or
+   * its tables were written before postings were split in chunks of ids (decision 0006).
+   */
   neverIndexed(): boolean {
-    return this.#index.getMain('words') === undefined;
+    return this.#index.getMain('words') === undefined || this.#index.postingsChunkBits() === undefined;
   }
 
-  /** End of batch: writes what is pending and saves the word sets. */
-  save(): void {
+  /** End of batch: writes what is pending, saves the word sets and the chunks `used` ids span. */
+  save(used: Bitmap): void {
+    const index = this.#index;
+    if (index.postingsChunkBits() === undefined) index.setMain('postingsChunkBits', this.#chunkBits);
+    const chunks = used.size === 0 ? 1 : (used.maximum() >>> this.#chunkBits) + 1;
+    if (index.getMain('postingsChunks') !== chunks) index.setMain('postingsChunks', chunks);
     this.#commitTask();
     // the last write's word presence is read by word id, before the dictionary is reset
     const last = this.#batch.empty ? null : this.#write(this.#batch, true);
@@ -256,7 +272,7 @@ export class SearchIndexWriter {
 
   /** Writes `delta`; `handOver`: its arrays may go to the extractor thread (the delta is dropped after). */
   #write(delta: SearchDelta, handOver: boolean): WrittenWords {
-    const request = flushRequest(delta, this.#dict.words);
+    const request = flushRequest(delta, this.#dict.words, this.#chunkBits);
     const slices = handOver && this.#prepare !== null ? this.#prepare(request) : prepareSlices(request);
     return writeSlices(this.#index.search, slices, this.#dict.words);
   }

@@ -3,6 +3,13 @@
 //
 // Buffer lifetime: `getBinaryFast` returns a reused buffer; this module never hands one out,
 // every binary value returned here is a fresh copy.
+//
+// Transaction size: a write transaction holds its dirty pages in memory, at most 131,071 of
+// them (LMDB's MDB_IDL_UM_MAX, 512 MiB at 4 KiB pages). A top-level transaction spills older
+// dirty pages to the file when it nears that limit; a nested one can spill only its own, so
+// the pages its parent holds count against its room and it fails with MDB_TXN_FULL once the
+// parent holds nearly all of them. Callers that nest keep the parent small with
+// `writeCounters` (an estimate of the pages written) and commit in steps.
 import { open, type Database, type RootDatabase, type Key } from 'lmdb';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -65,11 +72,16 @@ export interface RangeOptions<K> {
 export class Table<K, V> {
   readonly #db: Database<V, Key>;
   readonly #env: Env;
+  readonly #name: string;
   readonly #escaped: boolean;
+  /** puts into this table and the bytes of their values, since it was opened (instrumentation) */
+  #puts = 0;
+  #bytes = 0;
 
-  constructor(env: Env, db: Database<V, Key>, escaped = false) {
+  constructor(env: Env, db: Database<V, Key>, name: string, escaped = false) {
     this.#env = env;
     this.#db = db;
+    this.#name = name;
     this.#escaped = escaped;
   }
 
@@ -92,16 +104,25 @@ export class Table<K, V> {
 
   put(key: K, value: V): void {
     this.#env.assertWriting();
-    this.#db.putSync(key as Key, this.#escaped ? (escapeKeys(value) as V) : value);
+    // lmdb-js reports a failed put inside a transaction only by this result (the error, such as
+    // MDB_TXN_FULL, goes to stderr): going on would leave the transaction unable to commit
+    const written = this.#db.putSync(key as Key, this.#escaped ? (escapeKeys(value) as V) : value) as unknown as boolean;
+    if (!written) throw new WriteRefused(`table ${this.#name}`);
+    const bytes = valueBytes(value);
+    this.#puts++;
+    this.#bytes += bytes;
+    this.#env.notePut(bytes);
   }
 
   remove(key: K): boolean {
     this.#env.assertWriting();
+    this.#env.noteRemove();
     return this.#db.removeSync(key as Key);
   }
 
   clear(): void {
     this.#env.assertWriting();
+    this.#env.noteRemove();
     this.#db.clearSync();
   }
 
@@ -119,11 +140,47 @@ export class Table<K, V> {
     return this.#db.getCount();
   }
 
+  /** Puts into this table since it was opened, and the bytes of their values (as `WriteCounters`). */
+  writeCounters(): { puts: number; bytes: number } {
+    return { puts: this.#puts, bytes: this.#bytes };
+  }
+
   /** Bytes used by this table's pages (branch + leaf + overflow). */
   usedBytes(): number {
     const s = this.#db.getStats() as { pageSize: number; treeBranchPageCount: number; treeLeafPageCount: number; overflowPages: number };
     return s.pageSize * (s.treeBranchPageCount + s.treeLeafPageCount + s.overflowPages);
   }
+}
+
+/** Thrown when LMDB refuses a write: the transaction is too big (MDB_TXN_FULL) or the map is full. */
+export class WriteRefused extends Error {
+  /** `what`: the table written to, or what failed before */
+  constructor(what: string) {
+    super(`LMDB refused a write (${what}): the write transaction is too big or the disk is full`);
+    this.name = 'WriteRefused';
+  }
+}
+
+/**
+ * Writes since the environment was opened (instrumentation). `pages` estimates the dirty pages
+ * they cost from above: one leaf page per put or removal, plus the overflow pages of a large value.
+ */
+export interface WriteCounters {
+  puts: number;
+  removes: number;
+  /** bytes of the values put (for values the codec encodes, the byte length of binary or string values only) */
+  bytes: number;
+  pages: number;
+}
+
+const PAGE_SIZE = 4096;
+/** Values past this size go to overflow pages of their own. */
+const OVERFLOW_AT = PAGE_SIZE / 2;
+
+function valueBytes(value: unknown): number {
+  if (value instanceof Uint8Array) return value.byteLength;
+  if (typeof value === 'string') return value.length;
+  return 0;
 }
 
 export interface EnvOptions {
@@ -137,6 +194,9 @@ export class Env {
   readonly #root: RootDatabase;
   #writing = 0;
   #closed = false;
+  /** a nested transaction failed to commit: LMDB marked the enclosing one as failed too */
+  #failed = false;
+  readonly #counters: WriteCounters = { puts: 0, removes: 0, bytes: 0, pages: 0 };
 
   private constructor(dir: string, root: RootDatabase) {
     this.path = dir;
@@ -153,21 +213,57 @@ export class Env {
     const keyEncoding = spec.key === 'uint32' ? 'uint32' : spec.key === 'string' ? 'ordered-binary' : 'ordered-binary';
     const encoding = spec.value === 'msgpack-keys' ? 'msgpack' : spec.value;
     const db = this.#root.openDB<V, Key>(spec.name, { keyEncoding, encoding } as Parameters<RootDatabase['openDB']>[1]);
-    return new Table<K, V>(this, db, spec.value === 'msgpack-keys');
+    return new Table<K, V>(this, db, spec.name, spec.value === 'msgpack-keys');
   }
 
-  /** Runs `fn` in one synchronous write transaction; a throw aborts everything it wrote. */
+  /**
+   * Runs `fn` in one synchronous write transaction; a throw aborts everything it wrote. Inside
+   * another `write` it runs in a nested transaction: a throw aborts only what `fn` wrote.
+   */
   write<T>(fn: () => T): T {
+    // a nested transaction cannot start under a failed one (lmdb-js would then use the parent itself)
+    if (this.#failed) throw new WriteRefused('a nested transaction failed before');
+    const outer = this.#writing === 0;
     let result!: T;
+    let ran = false;
     this.#writing++;
     try {
       this.#root.transactionSync(() => {
         result = fn();
+        ran = true;
+        if (outer && this.#failed) throw new WriteRefused('a nested transaction failed before');
       });
+    } catch (err) {
+      if (ran && !outer) {
+        // `fn` returned but the nested commit failed: LMDB has marked the enclosing transaction failed
+        this.#failed = true;
+        throw new WriteRefused(`nested commit: ${(err as Error)?.message ?? String(err)}`);
+      }
+      throw err;
     } finally {
       this.#writing--;
+      if (outer) this.#failed = false;
     }
     return result;
+  }
+
+  /** The writes made since the environment was opened (for budgets and measurements). */
+  writeCounters(): WriteCounters {
+    return { ...this.#counters };
+  }
+
+  /** Counts a put of a value of `bytes` in `writeCounters`. */
+  notePut(bytes: number): void {
+    const c = this.#counters;
+    c.puts++;
+    c.bytes += bytes;
+    c.pages += 1 + (bytes > OVERFLOW_AT ? Math.ceil(bytes / PAGE_SIZE) : 0);
+  }
+
+  /** Counts a removal (or a clear) in `writeCounters`. */
+  noteRemove(): void {
+    this.#counters.removes++;
+    this.#counters.pages++;
   }
 
   /** Resolves once every committed write is flushed to disk. */

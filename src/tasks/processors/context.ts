@@ -5,6 +5,7 @@ import type { TaskQueue } from '../queue.ts';
 import type { Task } from '../types.ts';
 import type { UpdateFiles } from '../update-files.ts';
 import type { ProgressTrace } from '../progress-trace.ts';
+import type { IndexingBudget } from '../../engine/indexing/budget.ts';
 import { ApiError, toApiError } from '../../api/errors/index.ts';
 import { failedDetails } from '../details.ts';
 
@@ -21,6 +22,8 @@ export interface ProcessContext {
   progress(step: string, finished: number, total: number): void;
   /** the batch's `progressTrace`: processors time their steps in it */
   trace: ProgressTrace;
+  /** what one step of a document batch may hold (default: `indexingBudget()`, the largest) */
+  indexing?: IndexingBudget;
 }
 
 export interface BatchResult {

@@ -9,12 +9,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DocumentsWriter } from '../../engine/indexing/documents.ts';
-import { bitmapFrom } from '../../engine/bitmap/index.ts';
 import type { Index } from '../../engine/index/index.ts';
 import { batchHarness } from './batch-harness.test-support.ts';
 
 const { addition, settings, deletion, clear, run, indexOf } = batchHarness('muninn-index-operation-');
-const ids = (index: Index, word: string) => bitmapFrom(index.search.words.get(word)).toArray();
+const ids = (index: Index, word: string) => index.search.words.docids([word]).toArray();
 const hasWord = (index: Index, word: string) => index.wordSets().words.has(word);
 
 test('additions, deletions and clears maintain the word tables and the word set', async () => {
@@ -22,10 +21,10 @@ test('additions, deletions and clears maintain the word tables and the word set'
   await run(name, [addition(name, [{ id: 1, title: 'red fox' }, { id: 2, title: 'blue fox' }]), deletion(name, ['1'])]);
   const index = indexOf(name);
   assert.deepEqual(ids(index, 'fox'), [1]);
-  assert.equal(index.search.words.get('red'), undefined);
+  assert.equal(index.search.words.has(['red']), false);
   assert.ok(hasWord(index, 'blue') && !hasWord(index, 'red'));
   await run(name, [clear(name), addition(name, [{ id: 3, title: 'green owl' }])]);
-  assert.equal(index.search.words.get('fox'), undefined);
+  assert.equal(index.search.words.has(['fox']), false);
   assert.ok(hasWord(index, 'owl') && !hasWord(index, 'fox'));
 });
 
@@ -33,19 +32,19 @@ test('settings that change indexing rebuild the tables, also for later tasks of 
   const name = 'settings';
   await run(name, [addition(name, [{ id: 1, title: 'the alpha', body: 'beta' }])]);
   const index = indexOf(name);
-  assert.ok(index.search.words.get('beta') && index.search.words.get('the'));
+  assert.ok(index.search.words.has(['beta']) && index.search.words.has(['the']));
   const tasks = await run(name, [
     settings(name, { searchableAttributes: ['title'], stopWords: ['the'] }),
     addition(name, [{ id: 2, title: 'gamma', body: 'delta' }]),
   ]);
   assert.deepEqual(tasks.map((t) => t.status), ['succeeded', 'succeeded']);
-  assert.equal(index.search.words.get('beta'), undefined, 'body is no longer searchable');
-  assert.equal(index.search.words.get('delta'), undefined, 'the later addition follows the new settings');
-  assert.equal(index.search.words.get('the'), undefined, 'stop words are not indexed');
+  assert.equal(index.search.words.has(['beta']), false, 'body is no longer searchable');
+  assert.equal(index.search.words.has(['delta']), false, 'the later addition follows the new settings');
+  assert.equal(index.search.words.has(['the']), false, 'stop words are not indexed');
   assert.deepEqual(ids(index, 'gamma'), [1]);
   assert.ok(!hasWord(index, 'beta') && !hasWord(index, 'the') && hasWord(index, 'alpha'));
   // a position shifted by the stop word: "alpha" is still at 1
-  assert.deepEqual(bitmapFrom(index.search.wordPosition.get(['alpha', 1])).toArray(), [0]);
+  assert.deepEqual(index.search.wordPosition.docids(['alpha', 1]).toArray(), [0]);
 });
 
 test('settings that do not change indexing leave the tables alone', async () => {
@@ -53,10 +52,10 @@ test('settings that do not change indexing leave the tables alone', async () => 
   await run(name, [settings(name, { searchableAttributes: ['title', 'body'] }), addition(name, [{ id: 1, title: 'alpha', body: 'beta' }])]);
   const index = indexOf(name);
   const generation = index.generation();
-  const before = [...index.search.wordPosition.keys()];
+  const before = [...index.search.wordPosition.raw.keys()];
   await run(name, [settings(name, { rankingRules: ['words', 'typo'] }), settings(name, { searchableAttributes: ['body', 'title'] })]);
   assert.equal(index.generation(), generation + 1);
-  assert.deepEqual([...index.search.wordPosition.keys()], before);
+  assert.deepEqual([...index.search.wordPosition.raw.keys()], before);
   assert.deepEqual(ids(index, 'beta'), [0]);
 });
 
@@ -71,8 +70,8 @@ test('a failed task leaves no search trace; a replayed batch applies nothing twi
   const first = await run(name, tasks);
   assert.deepEqual(first.map((t) => t.status), ['succeeded', 'failed', 'succeeded', 'succeeded']);
   const index = indexOf(name);
-  assert.equal(index.search.words.get('ghost'), undefined);
-  assert.equal(index.search.words.get('kept'), undefined);
+  assert.equal(index.search.words.has(['ghost']), false);
+  assert.equal(index.search.words.has(['kept']), false);
   assert.deepEqual(ids(index, 'again'), [0]);
   const replayed = await run(name, tasks);
   assert.deepEqual(replayed.map((t) => t.status), first.map((t) => t.status));

@@ -139,6 +139,9 @@ export class Scheduler extends EventEmitter {
         this.#processing = null;
         this.#opts.log?.('error', `scheduler: ${m.message}`);
         break;
+      case 'notice':
+        this.#opts.log?.('info', `scheduler: ${m.message}`);
+        break;
       default:
         break;
     }

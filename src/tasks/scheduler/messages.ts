@@ -5,6 +5,8 @@ export interface SchedulerConfig {
   dataDir: string;
   maxBatchedTasks: number;
   maxBatchedBytes: number;
+  /** `--max-indexing-memory` in bytes: bounds each step of a document batch (undefined: the largest steps) */
+  maxIndexingMemory?: number;
   /** tasks.md §10: past `maxTasks` stored tasks, the oldest `deleteCount` finished ones are deleted */
   cleanup: { maxTasks: number; deleteCount: number };
 }
@@ -21,4 +23,5 @@ export type FromWorker =
   | { type: 'finished'; batchUid: number; indexUids: string[] }
   | { type: 'aborted'; batchUid: number }
   | { type: 'error'; message: string }
+  | { type: 'notice'; message: string }
   | { type: 'stopped' };

@@ -9,10 +9,12 @@ import { UpdateFiles } from '../update-files.ts';
 import { Extractor } from '../../engine/indexing/extract/extractor.ts';
 import { nowMicros } from '../../engine/time.ts';
 import { Aborted, type ProcessContext } from '../processors/context.ts';
+import { indexingBudget } from '../../engine/indexing/budget.ts';
 import { runBatch } from './run-batch.ts';
 import { ProgressTrace } from '../progress-trace.ts';
 import { lowerThreadPriority } from '../../engine/threads/priority.ts';
 import { enqueueCleanup } from './cleanup.ts';
+import { upgradeSearchLayouts } from './search-layout.ts';
 import { CONTROL_ABORT, type FromWorker, type SchedulerConfig, type ToWorker } from './messages.ts';
 
 // indexing must never slow the HTTP thread (search and enqueue latency)
@@ -49,8 +51,11 @@ function waitForWake(): Promise<void> {
 }
 
 let nextBatchUid = queue.nextUid('nextBatchUid');
+const indexing = indexingBudget(config.maxIndexingMemory);
 
 async function loop(): Promise<void> {
+  const upgraded = upgradeSearchLayouts(queue, registry);
+  if (upgraded.length > 0) post({ type: 'notice', message: `re-indexed the search tables of ${upgraded.length} index(es) in the chunked layout: ${upgraded.join(', ')}` });
   post({ type: 'ready' });
   while (!stopping) {
     await waitForWake();
@@ -82,6 +87,7 @@ async function loop(): Promise<void> {
       batchUid,
       startedAt,
       trace: new ProgressTrace(),
+      indexing,
       shouldAbort: () => Atomics.load(control, CONTROL_ABORT) === batchUid + 1,
       progress: (step, finished, total) => {
         const now = Date.now();

@@ -6,7 +6,7 @@
 //   phrase        ∩ of word-pair-proximity-docids over the word pairs of each window of ≤ 3
 //                 words (a pair k words apart: proximity 1..k), stop words (`null`) skipped
 //   term subset   ∪ of the words and phrases of the kept typo groups
-import { Bitmap, bitmapFrom } from '../../bitmap/index.ts';
+import { Bitmap } from '../../bitmap/index.ts';
 import type { Index } from '../../index/index.ts';
 import type { PhraseWords, QueryTerm, WordSets } from '../query/index.ts';
 
@@ -51,10 +51,13 @@ export class Resolver {
   /** restricted word reads depend on the fields: not shared */
   readonly #restrictedWords = new Map<string, Bitmap>();
   readonly #subsets = new Map<QueryTerm, (Bitmap | undefined)[]>();
+  /** chunks of ids the postings use (decision 0006): with one, each key is a single read */
+  readonly #chunks: number;
 
   /** `cache`: reads shared with other searches of the same index generation. */
   constructor(index: Index, fids: readonly number[] | null, cache: ReadCache = new ReadCache()) {
     this.#index = index;
+    this.#chunks = index.postingsChunks();
     this.#fids = fids;
     this.#cache = cache;
   }
@@ -81,7 +84,7 @@ export class Resolver {
       return ids;
     }
     const table = exact ? this.#index.search.exactWords : this.#index.search.words;
-    return this.#cache.get(`${exact ? 'e' : 'w'}\u0000${word}`, () => bitmapFrom(table.get(word)));
+    return this.#cache.get(`${exact ? 'e' : 'w'}\u0000${word}`, () => table.docids([word], this.#chunks));
   }
 
   #restricted(word: string): Bitmap {
@@ -97,7 +100,7 @@ export class Resolver {
   /** Documents where `second` follows `first` at exactly `proximity` (1–3) positions. */
   pair(proximity: number, first: string, second: string): Bitmap {
     return this.#cache.get(`p${proximity}\u0000${first}\u0000${second}`, () =>
-      bitmapFrom(this.#index.search.wordPairProximity.get([proximity, first, second])),
+      this.#index.search.wordPairProximity.docids([proximity, first, second], this.#chunks),
     );
   }
 
@@ -106,9 +109,7 @@ export class Resolver {
     return this.#cache.get(`q${proximity}\u0000${first}\u0000${prefix}`, () => {
       const out = new Bitmap();
       const table = this.#index.search.wordPairProximity;
-      for (const [, bytes] of table.entries({ start: [proximity, first, prefix], end: [proximity, first, `${prefix}\uffff`] })) {
-        out.orInPlace(bitmapFrom(bytes));
-      }
+      for (const [, ids] of table.entries({ start: [proximity, first, prefix], end: [proximity, first, `${prefix}\uffff`] })) out.orInPlace(ids);
       return out;
     });
   }
@@ -187,9 +188,7 @@ export class Resolver {
   fids(word: string): Map<number, Bitmap> {
     return this.#cache.get(`f\u0000${word}`, () => {
       const map = new Map<number, Bitmap>();
-      for (const [[, fid], bytes] of this.#index.search.wordFid.entries({ start: [word, 0], end: [word, MAX_KEY_NUMBER] })) {
-        map.set(fid, bitmapFrom(bytes));
-      }
+      for (const [[, fid], ids] of this.#index.search.wordFid.entries({ start: [word, 0], end: [word, MAX_KEY_NUMBER] })) map.set(fid, ids);
       return map;
     });
   }
@@ -198,16 +197,14 @@ export class Resolver {
   positions(word: string): Map<number, Bitmap> {
     return this.#cache.get(`o\u0000${word}`, () => {
       const map = new Map<number, Bitmap>();
-      for (const [[, position], bytes] of this.#index.search.wordPosition.entries({ start: [word, 0], end: [word, MAX_KEY_NUMBER] })) {
-        map.set(position, bitmapFrom(bytes));
-      }
+      for (const [[, position], ids] of this.#index.search.wordPosition.entries({ start: [word, 0], end: [word, MAX_KEY_NUMBER] })) map.set(position, ids);
       return map;
     });
   }
 
   /** Documents with exactly `count` words in field `fid` (fields of ≤ 30 words). */
   wordCount(fid: number, count: number): Bitmap {
-    return this.#cache.get(`c${fid}\u0000${count}`, () => bitmapFrom(this.#index.search.fidWordCount.get([fid, count])));
+    return this.#cache.get(`c${fid}\u0000${count}`, () => this.#index.search.fidWordCount.docids([fid, count], this.#chunks));
   }
 }
 
