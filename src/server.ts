@@ -79,6 +79,7 @@ export async function startServer(options: Options, log: Log): Promise<RunningSe
     instance.scheduler.on('retired', quiet.activity);
     const { host, port } = splitHttpAddr(options.httpAddr);
     await app.listen({ host, port });
+    quiet.activity(); // starting up is activity too (module loading leaves garbage)
     const address = app.server.address();
     const boundPort = typeof address === 'object' && address ? address.port : port;
     const url = `${https ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${boundPort}`;
