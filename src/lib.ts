@@ -38,7 +38,7 @@ export class Muninn {
     this.#masterKey = masterKey;
   }
 
-  /** Opens (or creates) a database and starts its scheduler. */
+  /** Opens (or creates) a database; its scheduler worker starts when tasks are waiting. */
   static async open(opts: MuninnOptions = {}): Promise<Muninn> {
     const argv = ['--db-path', opts.dbPath ?? './data.ms', '--no-analytics'];
     if (opts.masterKey) argv.push('--master-key', opts.masterKey);

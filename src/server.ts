@@ -2,6 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { splitHttpAddr, type Options } from './cli/index.ts';
 import { buildApp } from './http/app.ts';
+import { collectGarbage, whenQuiet } from './idle-release.ts';
 import { loadTls, type HttpsSetup } from './http/tls.ts';
 import { Instance, type InstanceOptions } from './instance/index.ts';
 import type { Log } from './logger.ts';
@@ -48,6 +49,8 @@ export function httpsOf(options: Options): HttpsSetup | null {
 }
 
 const REQUEST_LEVELS = new Set(['INFO', 'DEBUG', 'TRACE']);
+/** ms without a request or a batch after which the server releases memory */
+const QUIET_MS = 5_000;
 
 /** Opens the data directory and serves the HTTP API (HTTPS with the TLS options) on `options.httpAddr`. */
 export async function startServer(options: Options, log: Log): Promise<RunningServer> {
@@ -62,8 +65,22 @@ export async function startServer(options: Options, log: Log): Promise<RunningSe
       log,
       logRequests: REQUEST_LEVELS.has(options.logLevel),
     });
+    // a quiet server lets go of its read handles (their caches and mapped pages; the next read
+    // reopens them in a few ms) and of its garbage (idle-release.ts)
+    const quiet = whenQuiet(
+      QUIET_MS,
+      async () => {
+        await instance.indexes.closeAll();
+        collectGarbage();
+      },
+      (err) => log({ level: 'error', target: 'muninn::server', message: `releasing memory: ${String(err)}` }),
+    );
+    app.server.on('request', (_req, res) => res.once('finish', quiet.activity));
+    instance.scheduler.on('finished', quiet.activity);
+    instance.scheduler.on('retired', quiet.activity);
     const { host, port } = splitHttpAddr(options.httpAddr);
     await app.listen({ host, port });
+    quiet.activity(); // starting up is activity too (module loading leaves garbage)
     const address = app.server.address();
     const boundPort = typeof address === 'object' && address ? address.port : port;
     const url = `${https ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${boundPort}`;
@@ -73,6 +90,7 @@ export async function startServer(options: Options, log: Log): Promise<RunningSe
       app,
       url,
       close: async () => {
+        quiet.stop();
         await app.close();
         await instance.close();
       },

@@ -27,6 +27,8 @@ export interface InstanceOptions {
   /** queue limits of tasks.md §10 (defaults: 1,000,000 tasks, delete 100,000; 20 GiB task database) */
   taskQueue?: { maxTasks?: number; deleteCount?: number; maxDbBytes?: number };
   defaultFeatures?: Partial<Features>;
+  /** ms the scheduler worker stays alive without work (default 5 s) */
+  schedulerIdleMs?: number;
   log?: (level: 'error' | 'warn' | 'info', message: string) => void;
 }
 
@@ -57,8 +59,12 @@ export class Instance {
       maxBatchedBytes: options.maxBatchedBytes,
       ...(options.maxIndexingMemory !== undefined ? { maxIndexingMemory: options.maxIndexingMemory } : {}),
       enabled: options.maxBatchedTasks !== 0,
+      ...(options.schedulerIdleMs !== undefined ? { idleMs: options.schedulerIdleMs } : {}),
       cleanup: { maxTasks: options.taskQueue?.maxTasks ?? 1_000_000, deleteCount: options.taskQueue?.deleteCount ?? 100_000 },
       log: (level, message) => options.log?.(level, message),
+    });
+    this.scheduler.on('retired', () => {
+      void this.indexes.closeAll();
     });
     this.scheduler.on('finished', () => {
       this.queue.env.refresh();
@@ -67,12 +73,15 @@ export class Instance {
     });
   }
 
-  /** Opens the data directory, repairs what a crash may have left, and starts the scheduler. */
+  /**
+   * Opens the data directory, repairs what a crash may have left, and starts the scheduler
+   * worker if tasks are waiting (otherwise the first registered task starts it).
+   */
   static async open(options: InstanceOptions): Promise<Instance> {
     const dataDir = openDataDir(options.dbPath, { upgradeDb: options.upgradeDb ?? false });
     const instance = new Instance(options, dataDir);
     instance.#repair();
-    await instance.scheduler.start();
+    if (instance.queue.bitmap('status:enqueued').size > 0) instance.scheduler.wake();
     return instance;
   }
 

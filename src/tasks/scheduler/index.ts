@@ -1,6 +1,15 @@
-// The HTTP thread's handle on the scheduler worker: starts it, wakes it when a task is
-// registered, interrupts the batch in progress for a cancelation, and mirrors what is
-// processing (that state lives in memory only, tasks.md §2 "Processing view").
+// The HTTP thread's handle on the scheduler worker: starts it when there is work, wakes it
+// when a task is registered, retires it once it has been idle a while (its heap, and the
+// extractor thread it owns, go with it), interrupts the batch in progress for a cancelation,
+// and mirrors what is processing (that state lives in memory only, tasks.md §2 "Processing view").
+//
+//   no worker ──wake()──► running ──'idle' (every wake seen) + idleMs quiet──► retiring ──exit──► gone
+//                            ▲  │ wake() clears the idle timer                │
+//                            └──┘                                              │ a wake() meanwhile starts
+//                                                                               ▼ a new worker at once
+// The retirement is decided here, never by the worker: a worker is asked to stop only when it
+// has reported idle after receiving every wake this thread posted, so no wake is ever lost in a
+// worker that is going away. A retiring worker is idle (no batch): it only closes its handles.
 import { EventEmitter } from 'node:events';
 import { Worker } from 'node:worker_threads';
 import { Bitmap } from '../../engine/bitmap/index.ts';
@@ -20,51 +29,53 @@ export interface Processing extends ProcessingView {
 export interface SchedulerOptions extends SchedulerConfig {
   /** false: tasks are registered but never processed (--experimental-max-number-of-batched-tasks 0) */
   enabled: boolean;
+  /** ms an idle worker lives before it is retired (default 5 s) */
+  idleMs?: number;
   log?: (level: 'error' | 'info', message: string) => void;
 }
 
-/** Emits 'finished' (batchUid, indexUids) after each committed batch. */
+/** One worker and the wakes posted to it (each worker counts the wakes it received). */
+interface Running {
+  worker: Worker;
+  wakesPosted: number;
+}
+
+const DEFAULT_IDLE_MS = 5_000;
+
+/** Emits 'finished' (batchUid, indexUids) after each committed batch, 'retired' when an idle worker has exited. */
 export class Scheduler extends EventEmitter {
   readonly #opts: SchedulerOptions;
   readonly #control = new Int32Array(new SharedArrayBuffer(4 * 4));
-  #worker: Worker | null = null;
+  #running: Running | null = null;
+  /** workers asked to stop, until they exit */
+  readonly #retiring = new Set<Promise<void>>();
+  #idleTimer: NodeJS.Timeout | null = null;
   #processing: Processing | null = null;
   #lastUpdate = 0;
+  #started = 0;
 
   constructor(opts: SchedulerOptions) {
     super();
     this.#opts = opts;
   }
 
-  /** Starts the worker and resolves once it is ready. */
-  async start(): Promise<void> {
+  /** Tells the worker new tasks are waiting, starting one if none is running. */
+  wake(): void {
     if (!this.#opts.enabled) return;
-    const entry = siblingModule('worker', import.meta.url);
-    const { enabled: _enabled, log: _log, ...config } = this.#opts;
-    const worker = new Worker(WORKER_BOOT, {
-      workerData: { entry, config: config satisfies SchedulerConfig, control: this.#control.buffer },
-    });
-    this.#worker = worker;
-    await new Promise<void>((resolve, reject) => {
-      const onMessage = (m: FromWorker) => {
-        if (m.type === 'ready') resolve();
-        this.#onMessage(m);
-      };
-      worker.on('message', onMessage);
-      worker.once('error', reject);
-      worker.once('exit', (code) => {
-        if (this.#worker === worker) {
-          this.#worker = null;
-          this.#opts.log?.('error', `scheduler worker exited with code ${code}`);
-          reject(new Error(`scheduler worker exited with code ${code}`));
-        }
-      });
-    });
+    this.#clearIdleTimer();
+    const running = this.#running ?? this.#spawn();
+    running.wakesPosted++;
+    running.worker.postMessage({ type: 'wake' } satisfies ToWorker);
   }
 
-  /** Tells the worker new tasks are waiting. */
-  wake(): void {
-    this.#post({ type: 'wake' });
+  /** Whether a worker is running (not retired or retiring). */
+  get workerRunning(): boolean {
+    return this.#running !== null;
+  }
+
+  /** How many workers were started so far. */
+  get workersStarted(): number {
+    return this.#started;
   }
 
   /** What is processing now, or null. */
@@ -88,26 +99,78 @@ export class Scheduler extends EventEmitter {
     if (p && p.taskUids.intersects(taskUids)) Atomics.store(this.#control, CONTROL_ABORT, p.batchUid + 1);
   }
 
+  /** Stops the running worker (after its batch in progress) and waits for retiring ones. */
   async stop(): Promise<void> {
-    const worker = this.#worker;
-    if (!worker) return;
-    this.#worker = null;
-    const stopped = new Promise<void>((resolve) => {
-      worker.on('message', (m: FromWorker) => m.type === 'stopped' && resolve());
-      worker.once('exit', () => resolve());
+    this.#clearIdleTimer();
+    const running = this.#running;
+    this.#running = null;
+    if (running) void this.#retire(running.worker);
+    await Promise.all([...this.#retiring]);
+  }
+
+  #spawn(): Running {
+    const entry = siblingModule('worker', import.meta.url);
+    const { enabled: _enabled, log: _log, idleMs: _idleMs, ...config } = this.#opts;
+    const worker = new Worker(WORKER_BOOT, {
+      workerData: { entry, config: config satisfies SchedulerConfig, control: this.#control.buffer },
     });
+    const running: Running = { worker, wakesPosted: 0 };
+    this.#running = running;
+    this.#started++;
+    worker.on('message', (m: FromWorker) => this.#onMessage(running, m));
+    worker.on('error', (err) => this.#opts.log?.('error', `scheduler worker: ${err?.stack ?? String(err)}`));
+    worker.once('exit', (code) => {
+      if (this.#running !== running) return;
+      // an unexpected exit: the next wake starts a new worker, which resumes the enqueued tasks
+      this.#running = null;
+      this.#processing = null;
+      this.#clearIdleTimer();
+      this.#opts.log?.('error', `scheduler worker exited with code ${code}`);
+    });
+    return running;
+  }
+
+  /** Asks a worker to stop; it exits after its batch in progress, if any. Resolves at its exit. */
+  #retire(worker: Worker): Promise<void> {
+    const exited = new Promise<void>((resolve) => {
+      worker.once('exit', () => resolve());
+      worker.on('message', (m: FromWorker) => m.type === 'stopped' && void worker.terminate());
+    });
+    // a worker that does not answer within 10 s is terminated
+    const timeout = setTimeout(() => void worker.terminate(), 10_000);
+    timeout.unref();
+    const done = exited.then(() => {
+      clearTimeout(timeout);
+      this.#retiring.delete(done);
+    });
+    this.#retiring.add(done);
     worker.postMessage({ type: 'stop' } satisfies ToWorker);
-    const timeout = new Promise<void>((resolve) => setTimeout(resolve, 10_000).unref());
-    await Promise.race([stopped, timeout]);
-    await worker.terminate();
+    return done;
   }
 
-  #post(m: ToWorker): void {
-    this.#worker?.postMessage(m);
+  #onIdle(running: Running, wakesSeen: number): void {
+    // a wake posted after the worker looked at the queue is still on its way: it is not idle
+    if (this.#running !== running || wakesSeen !== running.wakesPosted) return;
+    this.#clearIdleTimer();
+    this.#idleTimer = setTimeout(() => {
+      this.#idleTimer = null;
+      if (this.#running !== running) return;
+      this.#running = null;
+      void this.#retire(running.worker).then(() => this.emit('retired'));
+    }, this.#opts.idleMs ?? DEFAULT_IDLE_MS);
+    this.#idleTimer.unref();
   }
 
-  #onMessage(m: FromWorker): void {
+  #clearIdleTimer(): void {
+    if (this.#idleTimer) clearTimeout(this.#idleTimer);
+    this.#idleTimer = null;
+  }
+
+  #onMessage(running: Running, m: FromWorker): void {
     switch (m.type) {
+      case 'idle':
+        this.#onIdle(running, m.wakes);
+        break;
       case 'started':
         this.#processing = {
           batchUid: m.batchUid,

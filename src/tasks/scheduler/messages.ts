@@ -18,6 +18,8 @@ export type ToWorker = { type: 'wake' } | { type: 'stop' };
 
 export type FromWorker =
   | { type: 'ready' }
+  /** about to wait for a wake, having received `wakes` of them so far */
+  | { type: 'idle'; wakes: number }
   | { type: 'started'; batchUid: number; taskUids: number[]; startedAt: number; indexUids: string[]; batchStrategy: string }
   | { type: 'progress'; batchUid: number; progress: BatchProgress; trace: Record<string, string> }
   | { type: 'finished'; batchUid: number; indexUids: string[] }

@@ -33,15 +33,19 @@ let extractor = Extractor.start();
 let wakeUp: (() => void) | null = null;
 let woken = true;
 let stopping = false;
+let wakes = 0;
 
 port.on('message', (m: ToWorker) => {
   if (m.type === 'stop') stopping = true;
+  else wakes++;
   woken = true;
   wakeUp?.();
 });
 
 function waitForWake(): Promise<void> {
   if (woken) return Promise.resolve();
+  // the HTTP thread retires a worker that stays idle (scheduler/index.ts)
+  post({ type: 'idle', wakes });
   return new Promise((resolve) => {
     wakeUp = () => {
       wakeUp = null;

@@ -20,26 +20,72 @@ export const ALL_TYPOS = 0b111;
 
 /**
  * Table reads shared by the searches of one index generation (the tables cannot change under
- * it). Bounded by entry count: when full it starts over, which costs only re-reads.
+ * it). Bounded by an estimate of the bytes it holds (bitmaps, their wrappers, keys): past the
+ * budget the least recently used entries go, which costs only re-reads.
  */
 export class ReadCache {
-  readonly #entries = new Map<string, unknown>();
-  readonly #limit: number;
+  readonly #entries = new Map<string, { value: unknown; bytes: number }>();
+  readonly #budget: number;
+  #bytes = 0;
 
-  constructor(limit = 200_000) {
-    this.#limit = limit;
+  constructor(budgetBytes = READ_CACHE_BYTES) {
+    this.#budget = budgetBytes;
   }
 
   get<T>(key: string, load: () => T): T {
-    let v = this.#entries.get(key) as T | undefined;
-    if (v === undefined) {
-      v = load();
-      if (this.#entries.size >= this.#limit) this.#entries.clear();
-      this.#entries.set(key, v);
+    const hit = this.#entries.get(key);
+    if (hit !== undefined) {
+      // most recently used last: eviction takes from the front
+      this.#entries.delete(key);
+      this.#entries.set(key, hit);
+      return hit.value as T;
     }
-    return v;
+    const value = load();
+    const bytes = ENTRY_BYTES + 2 * key.length + sizeOf(value);
+    if (bytes > this.#budget) return value;
+    this.#bytes += bytes;
+    for (const [k, e] of this.#entries) {
+      if (this.#bytes <= this.#budget) break;
+      this.#entries.delete(k);
+      this.#bytes -= e.bytes;
+    }
+    this.#entries.set(key, { value, bytes });
+    return value;
+  }
+
+  /** The estimated bytes held. */
+  get bytes(): number {
+    return this.#bytes;
+  }
+
+  get size(): number {
+    return this.#entries.size;
   }
 }
+
+/** Default budget of one index generation's cache. */
+export const READ_CACHE_BYTES = 16 * 1024 * 1024;
+/** A map entry, its record, the key string and a bitmap wrapper, roughly. */
+const ENTRY_BYTES = 160;
+const BITMAP_BYTES = 96;
+
+/** Bytes of a cached value: bitmaps (native size), maps and arrays of them, conditions. */
+function sizeOf(value: unknown): number {
+  if (value instanceof Bitmap) return BITMAP_BYTES + value.getSerializationSizeInBytes('croaring');
+  if (value instanceof Map) {
+    let n = 64;
+    for (const v of value.values()) n += 32 + sizeOf(v);
+    return n;
+  }
+  if (Array.isArray(value)) {
+    let n = 32;
+    for (const v of value) n += 16 + sizeOf(v);
+    return n;
+  }
+  if (typeof value === 'object' && value !== null && 'docids' in value) return 32 + sizeOf((value as { docids: unknown }).docids);
+  return 32;
+}
+
 const PHRASE_WINDOW = 3;
 const EMPTY = new Bitmap();
 
