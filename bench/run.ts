@@ -1,6 +1,7 @@
 // Benchmark runner: npm run bench -- <workload> [--keep] [--port N] [--out DIR] [--engines a,b] [--max-queries N] [--index-without-search]
 // Starts a fresh Muninn server in a temp dir, runs the workload against it over HTTP,
 // samples the server's RSS and measures its db dir on disk. Never part of `npm test`.
+// Side-by-side workloads (side-*, growth; `--vs-meili` adds the real Meilisearch) go to side/run-side.ts.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,8 +11,12 @@ import { ENGINE_NAMES } from './lib/engine-names.ts';
 import { makeRequest, makeWaitForTask } from './lib/http.ts';
 import { fmt, machine, table, writeJson, type BenchResult, type Figure } from './lib/report.ts';
 import { RssSampler, readMem } from './lib/rss.ts';
+import { sharedDir } from './lib/shared-dir.ts';
 import { makeTempDir, startServer, type RunningServer } from './lib/server.ts';
 import { toMB } from './lib/stats.ts';
+import { runSide } from './side/run-side.ts';
+import { DEFAULT_SIZES, parseSize } from './side/workloads/growth.ts';
+import { SIDE_DEFAULT, sideWorkloads } from './side/workloads/index.ts';
 import { workloads } from './workloads/index.ts';
 import type { WorkloadContext } from './workloads/types.ts';
 
@@ -21,7 +26,9 @@ const repoRoot = path.resolve(benchDir, '..');
 function usage(): string {
   return (
     `usage: npm run bench -- <workload> [--keep] [--port N] [--out DIR] [--engines a,b] [--max-queries N] [--index-without-search]\n` +
-    `workloads: ${Object.keys(workloads).join(', ')}\nengines (search-*): ${ENGINE_NAMES.join(', ')}`
+    `       npm run bench -- [<side workload>] [--vs-meili] [--meili-bin FILE] [--sizes 10k,100k,1m] [--max-queries N] [--show-diffs N] [--keep] [--port N] [--out DIR]\n` +
+    `workloads: ${Object.keys(workloads).join(', ')}\nside workloads: ${Object.keys(sideWorkloads).join(', ')} (--vs-meili alone: ${SIDE_DEFAULT.map((w) => w.name).join(', ')})\n` +
+    `engines (search-*): ${ENGINE_NAMES.join(', ')}`
   );
 }
 
@@ -35,6 +42,10 @@ async function main(): Promise<number> {
       engines: { type: 'string' },
       'max-queries': { type: 'string' },
       'index-without-search': { type: 'boolean', default: false },
+      'vs-meili': { type: 'boolean', default: false },
+      'meili-bin': { type: 'string' },
+      sizes: { type: 'string' },
+      'show-diffs': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -42,8 +53,13 @@ async function main(): Promise<number> {
     console.log(usage());
     return 0;
   }
+  const side = positionals.length === 0 && values['vs-meili'] ? SIDE_DEFAULT : positionals.length === 1 && sideWorkloads[positionals[0]!] ? [sideWorkloads[positionals[0]!]!] : null;
+  if (!side && values['vs-meili']) {
+    console.error(`--vs-meili works with the side workloads: ${Object.keys(sideWorkloads).join(', ')}`);
+    return 2;
+  }
   const workload = positionals.length === 1 ? workloads[positionals[0]!] : undefined;
-  if (!workload) {
+  if (!workload && !side) {
     console.error(positionals.length === 1 ? `unknown workload "${positionals[0]}"\n${usage()}` : usage());
     return 2;
   }
@@ -64,6 +80,32 @@ async function main(): Promise<number> {
     console.error(`--max-queries must be a positive integer, got "${values['max-queries']}"`);
     return 2;
   }
+
+  if (side) {
+    const sizes = values.sizes === undefined ? DEFAULT_SIZES : values.sizes.split(',').map(parseSize);
+    if (sizes.some((n) => n === null)) {
+      console.error(`--sizes takes counts such as 10k,100k,1m, got "${values.sizes}"`);
+      return 2;
+    }
+    const showDiffs = values['show-diffs'] === undefined ? undefined : Number(values['show-diffs']);
+    if (showDiffs !== undefined && !(Number.isInteger(showDiffs) && showDiffs > 0)) {
+      console.error(`--show-diffs must be a positive integer, got "${values['show-diffs']}"`);
+      return 2;
+    }
+    return runSide(side, {
+      repoRoot,
+      datasetsDir: path.join(sharedDir(repoRoot), 'datasets'),
+      outDir,
+      keep: values.keep ?? false,
+      vsMeili: values['vs-meili'] ?? false,
+      sizes: sizes as number[],
+      ...(values['meili-bin'] ? { meiliBinary: path.resolve(values['meili-bin']) } : {}),
+      ...(maxQueries ? { maxQueries } : {}),
+      ...(showDiffs ? { showDiffs } : {}),
+      ...(port ? { port } : {}),
+    });
+  }
+  if (!workload) return 2;
 
   const tmp = makeTempDir();
   const dbPath = path.join(tmp, 'db');
@@ -106,7 +148,7 @@ async function main(): Promise<number> {
     const ctx: WorkloadContext = {
       baseUrl: srv.baseUrl,
       apiKey: srv.masterKey,
-      datasetsDir: path.resolve(repoRoot, '../shared/datasets'),
+      datasetsDir: path.join(sharedDir(repoRoot), 'datasets'),
       report,
       request,
       waitForTask: makeWaitForTask(request, 10),

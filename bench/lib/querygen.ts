@@ -77,6 +77,8 @@ export interface WordQueryOptions {
   typoRate: number;
   /** share of queries whose last word is reduced to a prefix */
   prefixRate: number;
+  /** every query this many words long (default: 1, 2 or 3, 40/35/25 %) */
+  words?: number;
   /**
    * the documents a query may rightly find, from its source document and its words before any
    * typo or cut; default: every document whose field has the same text as the source
@@ -110,7 +112,7 @@ export function wordQueries(docs: readonly Doc[], field: string, primaryKey: str
     const text = fieldText(source[field]);
     const tokens = text.toLowerCase().split(WORD).filter((t) => t !== '');
     const roll = rng.next();
-    const len = roll < 0.4 ? 1 : roll < 0.75 ? 2 : 3;
+    const len = o.words ?? (roll < 0.4 ? 1 : roll < 0.75 ? 2 : 3);
     if (tokens.length < len) continue;
     let words: string[] | null = null;
     for (let t = 0; t < 30 && !words; t++) {

@@ -1,4 +1,5 @@
-// Starts and stops a fresh Muninn server as a child process.
+// Starts and stops a fresh server as a child process: Muninn (startServer), or any binary that
+// speaks the Meilisearch API (spawnServer; bench/lib/meili.ts starts the real Meilisearch with it).
 import { spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -62,12 +63,30 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     '--no-analytics', '--master-key', masterKey,
     // one INFO line per request would measure the log pipe too (and the figures predate request lines)
     '--log-level', 'WARN'];
+  return spawnServer({ command: process.execPath, args, cwd: opts.repoRoot, logFile: opts.logFile, port, masterKey, ...(opts.readyTimeoutMs ? { readyTimeoutMs: opts.readyTimeoutMs } : {}) });
+}
+
+export interface SpawnSpec {
+  command: string;
+  args: string[];
+  cwd: string;
+  env?: NodeJS.ProcessEnv;
+  logFile: string;
+  /** the port the arguments make the server listen on (127.0.0.1) */
+  port: number;
+  masterKey: string;
+  readyTimeoutMs?: number;
+}
+
+/** Spawns a server that speaks the Meilisearch API and waits for its first 200 on /health. */
+export async function spawnServer(spec: SpawnSpec): Promise<RunningServer> {
+  const { port, masterKey } = spec;
   const t0 = nowMs();
-  const child = spawn(process.execPath, args, { cwd: opts.repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
-  if (child.pid === undefined) throw new Error('could not spawn the server');
+  const child = spawn(spec.command, spec.args, { cwd: spec.cwd, stdio: ['ignore', 'pipe', 'pipe'], ...(spec.env ? { env: spec.env } : {}) });
+  if (child.pid === undefined) throw new Error(`could not spawn ${spec.command}`);
   const pid = child.pid;
 
-  const log = fs.createWriteStream(opts.logFile);
+  const log = fs.createWriteStream(spec.logFile);
   const lines: string[] = [];
   let sawListeningLine = false;
   const onData = (chunk: Buffer) => {
@@ -101,7 +120,8 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     await new Promise<void>((r) => log.end(r));
   };
 
-  const deadline = t0 + (opts.readyTimeoutMs ?? 60_000);
+  const timeout = spec.readyTimeoutMs ?? 60_000;
+  const deadline = t0 + timeout;
   for (;;) {
     if (exited !== null) {
       await stop();
@@ -116,7 +136,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     }
     if (nowMs() > deadline) {
       await stop();
-      throw new Error(`server not ready after ${opts.readyTimeoutMs ?? 60_000} ms:\n${tail()}`);
+      throw new Error(`server not ready after ${timeout} ms:\n${tail()}`);
     }
     await sleep(50);
   }
