@@ -75,13 +75,18 @@ export class Instance {
 
   /**
    * Opens the data directory, repairs what a crash may have left, and starts the scheduler
-   * worker if tasks are waiting (otherwise the first registered task starts it).
+   * worker if tasks are waiting or an index needs its search layout upgraded (otherwise the
+   * first registered task starts it).
    */
   static async open(options: InstanceOptions): Promise<Instance> {
     const dataDir = openDataDir(options.dbPath, { upgradeDb: options.upgradeDb ?? false });
     const instance = new Instance(options, dataDir);
     instance.#repair();
-    if (instance.queue.bitmap('status:enqueued').size > 0) instance.scheduler.wake();
+    // an index written before postings were chunked (decision 0006) is re-indexed by the worker's
+    // start-up step, which must end before the first search reads it
+    const oldLayout = instance.queue.indexUids().some((uid) => instance.indexes.get(uid)?.postingsChunkBits() === undefined);
+    if (oldLayout) await instance.scheduler.wakeAndWait();
+    else if (instance.queue.bitmap('status:enqueued').size > 0) instance.scheduler.wake();
     return instance;
   }
 

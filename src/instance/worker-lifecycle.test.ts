@@ -105,3 +105,25 @@ test('the reading side lets go of its index handles when the worker retires', as
     fs.rmSync(dbPath, { recursive: true, force: true });
   }
 });
+
+test('an index in the search layout before chunks is upgraded before open resolves', async () => {
+  const dbPath = tmp();
+  const first = await Instance.open(options(dbPath));
+  try {
+    assert.equal(await finished(first, (await createIndex(first, 'old')).uid), 'succeeded');
+    const index = first.indexes.get('old')!;
+    index.env.write(() => index.removeMain('postingsChunkBits'));
+  } finally {
+    await first.close();
+  }
+  const instance = await Instance.open(options(dbPath));
+  try {
+    // no task is enqueued: the worker was started for the upgrade, and open waited for it
+    assert.equal(instance.scheduler.workersStarted, 1);
+    instance.indexes.get('old')!.env.refresh?.();
+    assert.equal(instance.indexes.get('old')!.postingsChunkBits(), 16);
+  } finally {
+    await instance.close();
+    fs.rmSync(dbPath, { recursive: true, force: true });
+  }
+});

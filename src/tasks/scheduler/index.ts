@@ -38,6 +38,8 @@ export interface SchedulerOptions extends SchedulerConfig {
 interface Running {
   worker: Worker;
   wakesPosted: number;
+  /** settles once the worker has done its start-up steps (search layout upgrades) or has exited */
+  ready: Promise<void>;
 }
 
 const DEFAULT_IDLE_MS = 5_000;
@@ -66,6 +68,16 @@ export class Scheduler extends EventEmitter {
     const running = this.#running ?? this.#spawn();
     running.wakesPosted++;
     running.worker.postMessage({ type: 'wake' } satisfies ToWorker);
+  }
+
+  /**
+   * Wakes the scheduler and resolves once its worker has done its start-up steps (indexes in an
+   * older search layout are re-indexed before any search may read them).
+   */
+  async wakeAndWait(): Promise<void> {
+    if (!this.#opts.enabled) return;
+    this.wake();
+    await this.#running?.ready;
   }
 
   /** Whether a worker is running (not retired or retiring). */
@@ -114,7 +126,11 @@ export class Scheduler extends EventEmitter {
     const worker = new Worker(WORKER_BOOT, {
       workerData: { entry, config: config satisfies SchedulerConfig, control: this.#control.buffer },
     });
-    const running: Running = { worker, wakesPosted: 0 };
+    const ready = new Promise<void>((resolve) => {
+      worker.on('message', (m: FromWorker) => m.type === 'ready' && resolve());
+      worker.once('exit', () => resolve());
+    });
+    const running: Running = { worker, wakesPosted: 0, ready };
     this.#running = running;
     this.#started++;
     worker.on('message', (m: FromWorker) => this.#onMessage(running, m));
