@@ -121,6 +121,19 @@ export class Instance {
     );
   }
 
+  /**
+   * True while the batch in progress touches this index and still has a task to finish: the
+   * tasks of a document batch's committed steps are finished before the batch ends (decision 0006).
+   */
+  isIndexing(indexUid: string): boolean {
+    const p = this.scheduler.processing();
+    if (p === null || !p.indexUids.has(indexUid)) return false;
+    return p.taskUids.toArray().some((uid) => {
+      const status = this.queue.get(uid)?.status;
+      return status === undefined || status === 'enqueued' || status === 'processing';
+    });
+  }
+
   async close(): Promise<void> {
     await this.scheduler.stop();
     await this.indexes.closeAll();

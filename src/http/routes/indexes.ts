@@ -43,7 +43,7 @@ export function requireIndex(ctx: HttpContext, uid: string): Index {
 }
 
 export function indexStats(ctx: HttpContext, uid: string, index: Index): IndexStatsInput {
-  return { ...index.stats(), isIndexing: ctx.instance.scheduler.isIndexing(uid) };
+  return { ...index.stats(), isIndexing: ctx.instance.isIndexing(uid) };
 }
 
 export function registerIndexRoutes(app: FastifyInstance, ctx: HttpContext): void {
