@@ -13,3 +13,13 @@ export function bitmapFrom(bytes: Uint8Array | undefined | null): Bitmap {
 export function bitmapBytes(bitmap: Bitmap): Uint8Array {
   return bitmap.serialize('portable');
 }
+
+/** Decoded into by orPortable: one wrapper for every union, so folding many values allocates nothing per value. */
+const scratch = new Bitmap();
+
+/** `target ∪= decode(bytes)` without a bitmap object per call (the reads of a key's chunks, of a prefix's words). */
+export function orPortable(target: Bitmap, bytes: Uint8Array | undefined | null): void {
+  if (!bytes || bytes.length === 0) return;
+  scratch.deserialize(bytes, 'portable');
+  target.orInPlace(scratch);
+}

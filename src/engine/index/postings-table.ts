@@ -6,11 +6,13 @@
 // documents rewrites only the last chunk of each key it touches, whatever the size of the index
 // (a whole-key value grows with the index, and so did the cost of every batch). Readers see one
 // bitmap per key: the union of its chunks, which cover disjoint id ranges (docs/decisions/0006).
-import { Bitmap, bitmapFrom } from '../bitmap/index.ts';
+import { Bitmap, bitmapFrom, orPortable } from '../bitmap/index.ts';
 import type { Table } from '../store/index.ts';
 
 /** Chunk width (log2 of ids per chunk) of indexes created now: one roaring container per chunk. */
 export const CHUNK_BITS = 16;
+/** Up to this many chunks a key is read by point reads, past it by one range scan. */
+const GETS_UP_TO = 4;
 /** Above every chunk number. */
 const CHUNK_END = 2 ** 32;
 
@@ -31,7 +33,16 @@ export class PostingsTable<K extends unknown[]> {
   docids(key: K, chunks = Infinity): Bitmap {
     if (chunks <= 1) return bitmapFrom(this.raw.get([...key, 0] as Chunked<K>));
     const out = new Bitmap();
-    for (const bytes of this.#chunkValues(key)) out.orInPlace(bitmapFrom(bytes));
+    if (chunks <= GETS_UP_TO) {
+      // a few point reads cost less than opening a range cursor
+      const k = [...key, 0] as Chunked<K>;
+      for (let c = 0; c < chunks; c++) {
+        k[k.length - 1] = c;
+        orPortable(out, this.raw.get(k));
+      }
+      return out;
+    }
+    for (const bytes of this.#chunkValues(key)) orPortable(out, bytes);
     return out;
   }
 
@@ -48,7 +59,7 @@ export class PostingsTable<K extends unknown[]> {
     for (const [stored, bytes] of this.raw.entries(range as { start: Chunked<K>; end: Chunked<K> })) {
       const k = stored.slice(0, -1) as K;
       if (key !== null && sameKey(key, k)) {
-        ids!.orInPlace(bitmapFrom(bytes));
+        orPortable(ids!, bytes);
         continue;
       }
       if (key !== null) yield [key, ids!];

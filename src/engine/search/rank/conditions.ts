@@ -14,7 +14,7 @@ import { Bitmap } from '../../bitmap/index.ts';
 import type { Condition } from './cost-layers.ts';
 import { END, START, nodeWords, type RankEdge, type RankGraph, type RankNode } from './graph.ts';
 import type { PhraseWords } from '../query/index.ts';
-import { subsetKey, subsetPhrases, subsetWords, type Resolver, type TermSubset } from './resolve.ts';
+import { subsetKey, subsetPhrases, subsetWordsAndCompletions, type Resolver, type TermSubset } from './resolve.ts';
 
 export type GraphRuleName = 'typo' | 'proximity' | 'attributeRank' | 'wordPosition' | 'exactWords';
 
@@ -93,8 +93,9 @@ function fidConditions(node: RankNode, ctx: ConditionContext): Condition[] {
   const words = nodeWords(node);
   if (ctx.flatWeights) return [{ cost: 0, docids: all }];
   const byFid = new Map<number, Bitmap>();
-  const addFids = (word: string, restrict: Bitmap | null) => {
-    for (const [fid, ids] of ctx.resolver.fids(word)) {
+  const addFids = (word: string, restrict: Bitmap | null) => addFidMap(ctx.resolver.fids(word), restrict);
+  const addFidMap = (fids: Map<number, Bitmap>, restrict: Bitmap | null) => {
+    for (const [fid, ids] of fids) {
       if (!ctx.weights.has(fid)) continue;
       const add = restrict === null ? ids : Bitmap.and(ids, restrict);
       const cur = byFid.get(fid);
@@ -102,7 +103,9 @@ function fidConditions(node: RankNode, ctx: ConditionContext): Condition[] {
       else cur.orInPlace(add);
     }
   };
-  for (const w of subsetWords(s)) addFids(w, null);
+  const { words: single, completions } = subsetWordsAndCompletions(s);
+  for (const w of single) addFids(w, null);
+  if (completions.length > 0) addFidMap(ctx.resolver.completionFids(completions), null);
   for (const p of subsetPhrases(s)) {
     const phraseIds = ctx.resolver.phrase(p);
     for (const w of p) if (w !== null) addFids(w, phraseIds);
@@ -140,8 +143,9 @@ function positionConditions(node: RankNode, ctx: ConditionContext): Condition[] 
     return cost;
   };
   const byCost = new Map<number, Bitmap>();
-  const addPositions = (word: string, restrict: Bitmap | null) => {
-    for (const [p, ids] of ctx.resolver.positions(word)) {
+  const addPositions = (word: string, restrict: Bitmap | null) => addPositionMap(ctx.resolver.positions(word), restrict);
+  const addPositionMap = (positions: Map<number, Bitmap>, restrict: Bitmap | null) => {
+    for (const [p, ids] of positions) {
       const cost = costOf(p);
       const add = restrict === null ? ids : Bitmap.and(ids, restrict);
       const cur = byCost.get(cost);
@@ -149,7 +153,9 @@ function positionConditions(node: RankNode, ctx: ConditionContext): Condition[] 
       else cur.orInPlace(add);
     }
   };
-  for (const w of subsetWords(s)) addPositions(w, null);
+  const { words: single, completions } = subsetWordsAndCompletions(s);
+  for (const w of single) addPositions(w, null);
+  if (completions.length > 0) addPositionMap(ctx.resolver.completionPositions(completions), null);
   for (const p of subsetPhrases(s)) {
     const first = p.find((w) => w !== null);
     if (first !== undefined && first !== null) addPositions(first, ctx.resolver.phrase(p));

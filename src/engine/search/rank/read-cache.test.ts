@@ -3,10 +3,11 @@
 // 2. past the byte budget the least recently used entries go (a hit refreshes an entry)
 // 3. the estimate counts a bitmap's native size: a big bitmap weighs more than a small one
 // 4. a value bigger than the whole budget is returned but not kept
+// 5. a long run of hits and misses matches a plain LRU list
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Bitmap } from '../../bitmap/index.ts';
-import { ReadCache } from './resolve.ts';
+import { ReadCache } from './read-cache.ts';
 
 function counting(cache: ReadCache): { get(key: string, make?: () => Bitmap): Bitmap; loads: string[] } {
   const loads: string[] = [];
@@ -71,4 +72,33 @@ test('a value bigger than the budget is returned without being kept', () => {
   assert.equal(cache.size, 0);
   c.get('x');
   assert.deepEqual(c.loads, ['x', 'x']);
+});
+
+test('many hits and evictions keep exactly the most recently used entries (against a list model)', () => {
+  const probe = new ReadCache();
+  probe.get('k00', () => new Bitmap([1]));
+  const entry = probe.bytes;
+  const cache = new ReadCache(entry * 8);
+  const model: string[] = []; // most recent last
+  let seed = 12345;
+  const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+  let loads = 0;
+  let modelLoads = 0;
+  for (let i = 0; i < 20_000; i++) {
+    const key = `k${String(Math.floor(rand() * 20)).padStart(2, '0')}`;
+    cache.get(key, () => {
+      loads++;
+      return new Bitmap([1]);
+    });
+    const at = model.indexOf(key);
+    if (at >= 0) model.splice(at, 1);
+    else {
+      modelLoads++;
+      if (model.length === 8) model.shift();
+    }
+    model.push(key);
+  }
+  assert.equal(loads, modelLoads);
+  assert.equal(cache.size, 8);
+  for (const key of model) cache.get(key, () => assert.fail(`${key} should be cached`));
 });

@@ -6,9 +6,11 @@
 //   phrase        ∩ of word-pair-proximity-docids over the word pairs of each window of ≤ 3
 //                 words (a pair k words apart: proximity 1..k), stop words (`null`) skipped
 //   term subset   ∪ of the words and phrases of the kept typo groups
-import { Bitmap } from '../../bitmap/index.ts';
+import { Bitmap, bitmapFrom, orPortable } from '../../bitmap/index.ts';
 import type { Index } from '../../index/index.ts';
-import type { PhraseWords, QueryTerm, WordSets } from '../query/index.ts';
+import type { PostingsTable } from '../../index/postings-table.ts';
+import type { PhraseWords, QueryTerm, WordDerivation, WordSets } from '../query/index.ts';
+import { ReadCache } from './read-cache.ts';
 
 /** A query term restricted to some of its typo groups (bit j = `derivations[j]`). */
 export interface TermSubset {
@@ -17,74 +19,6 @@ export interface TermSubset {
 }
 
 export const ALL_TYPOS = 0b111;
-
-/**
- * Table reads shared by the searches of one index generation (the tables cannot change under
- * it). Bounded by an estimate of the bytes it holds (bitmaps, their wrappers, keys): past the
- * budget the least recently used entries go, which costs only re-reads.
- */
-export class ReadCache {
-  readonly #entries = new Map<string, { value: unknown; bytes: number }>();
-  readonly #budget: number;
-  #bytes = 0;
-
-  constructor(budgetBytes = READ_CACHE_BYTES) {
-    this.#budget = budgetBytes;
-  }
-
-  get<T>(key: string, load: () => T): T {
-    const hit = this.#entries.get(key);
-    if (hit !== undefined) {
-      // most recently used last: eviction takes from the front
-      this.#entries.delete(key);
-      this.#entries.set(key, hit);
-      return hit.value as T;
-    }
-    const value = load();
-    const bytes = ENTRY_BYTES + 2 * key.length + sizeOf(value);
-    if (bytes > this.#budget) return value;
-    this.#bytes += bytes;
-    for (const [k, e] of this.#entries) {
-      if (this.#bytes <= this.#budget) break;
-      this.#entries.delete(k);
-      this.#bytes -= e.bytes;
-    }
-    this.#entries.set(key, { value, bytes });
-    return value;
-  }
-
-  /** The estimated bytes held. */
-  get bytes(): number {
-    return this.#bytes;
-  }
-
-  get size(): number {
-    return this.#entries.size;
-  }
-}
-
-/** Default budget of one index generation's cache. */
-export const READ_CACHE_BYTES = 16 * 1024 * 1024;
-/** A map entry, its record, the key string and a bitmap wrapper, roughly. */
-const ENTRY_BYTES = 160;
-const BITMAP_BYTES = 96;
-
-/** Bytes of a cached value: bitmaps (native size), maps and arrays of them, conditions. */
-function sizeOf(value: unknown): number {
-  if (value instanceof Bitmap) return BITMAP_BYTES + value.getSerializationSizeInBytes('croaring');
-  if (value instanceof Map) {
-    let n = 64;
-    for (const v of value.values()) n += 32 + sizeOf(v);
-    return n;
-  }
-  if (Array.isArray(value)) {
-    let n = 32;
-    for (const v of value) n += 16 + sizeOf(v);
-    return n;
-  }
-  if (typeof value === 'object' && value !== null && 'docids' in value) return 32 + sizeOf((value as { docids: unknown }).docids);
-  return 32;
-}
 
 const PHRASE_WINDOW = 3;
 const EMPTY = new Bitmap();
@@ -204,7 +138,12 @@ export class Resolver {
         for (let g = 0; g < 3; g++) {
           if ((s.mask & (1 << g)) === 0) continue;
           const group = s.term.derivations[g];
-          for (const d of group.words) out.orInPlace(this.word(d.word, d.sets));
+          const completions: WordDerivation[] = [];
+          for (const d of group.words) {
+            if (d.kind === 'prefix' && this.#fids === null) completions.push(d);
+            else out.orInPlace(this.word(d.word, d.sets));
+          }
+          if (completions.length > 0) out.orInPlace(this.completions(completions));
           for (const p of group.phrases) out.orInPlace(this.phrase(p.words));
         }
         return out;
@@ -228,6 +167,62 @@ export class Resolver {
     if (term.isPhrase) return this.phrase(term.words);
     const original = term.derivations[0].words.find((d) => d.kind === 'original');
     return original === undefined ? EMPTY : this.word(original.word, original.sets);
+  }
+
+  /**
+   * Documents of a prefix term's completions (`list`: in key order, as derived), read by one range
+   * scan per word table over [first, last] instead of one read per completion: a short prefix
+   * has up to 1000 of them, mostly rare words. Words of the range that are not completions (none
+   * while the word sets match the tables) are skipped.
+   */
+  completions(list: readonly WordDerivation[]): Bitmap {
+    const first = list[0]!.word;
+    const last = list[list.length - 1]!.word;
+    return this.#cache.get(`W\u0000${first}\u0000${last}\u0000${list.length}`, () => {
+      const normal = new Set<string>();
+      const exact = new Set<string>();
+      for (const d of list) {
+        if (d.sets.words) normal.add(d.word);
+        if (d.sets.exactWords) exact.add(d.word);
+      }
+      const out = new Bitmap();
+      for (const [table, words] of [[this.#index.search.words, normal], [this.#index.search.exactWords, exact]] as const) {
+        if (words.size === 0) continue;
+        for (const [[word], bytes] of table.raw.entries({ start: [first, 0], end: [last, MAX_KEY_NUMBER] })) {
+          if (words.has(word)) orPortable(out, bytes);
+        }
+      }
+      return out;
+    });
+  }
+
+  /** Field id → documents with one of `words` (completions, in key order) in that field: one range scan. */
+  completionFids(words: readonly string[]): Map<number, Bitmap> {
+    return this.#cache.get(`F\u0000${words[0]}\u0000${words[words.length - 1]}\u0000${words.length}`, () =>
+      this.#byRange(this.#index.search.wordFid, words),
+    );
+  }
+
+  /** Bucketed position → documents with one of `words` (completions, in key order) there: one range scan. */
+  completionPositions(words: readonly string[]): Map<number, Bitmap> {
+    return this.#cache.get(`O\u0000${words[0]}\u0000${words[words.length - 1]}\u0000${words.length}`, () =>
+      this.#byRange(this.#index.search.wordPosition, words),
+    );
+  }
+
+  /** Second key part → union over `words` of (word, part)'s documents. */
+  #byRange(table: PostingsTable<[string, number]>, words: readonly string[]): Map<number, Bitmap> {
+    const wanted = new Set(words);
+    const map = new Map<number, Bitmap>();
+    const start: [string, number, number] = [words[0]!, 0, 0];
+    const end: [string, number, number] = [words[words.length - 1]!, MAX_KEY_NUMBER, 0];
+    for (const [[word, part], bytes] of table.raw.entries({ start, end })) {
+      if (!wanted.has(word)) continue;
+      const cur = map.get(part);
+      if (cur === undefined) map.set(part, bitmapFrom(bytes));
+      else orPortable(cur, bytes);
+    }
+    return map;
   }
 
   /** Field id → documents with `word` in that field. */
@@ -274,9 +269,12 @@ function* keptGroups(s: TermSubset) {
   for (let g = 0; g < 3; g++) if ((s.mask & (1 << g)) !== 0) yield s.term.derivations[g];
 }
 
-/** The single words a subset's documents may hold (all derivations of the kept groups). */
-export function subsetWords(s: TermSubset): string[] {
-  return [...keptGroups(s)].flatMap((group) => group.words.map((d) => d.word));
+/** A subset's single words apart from its prefix completions, and the completions (in key order). */
+export function subsetWordsAndCompletions(s: TermSubset): { words: string[]; completions: string[] } {
+  const words: string[] = [];
+  const completions: string[] = [];
+  for (const group of keptGroups(s)) for (const d of group.words) (d.kind === 'prefix' ? completions : words).push(d.word);
+  return { words, completions };
 }
 
 /** The phrases of a subset's kept groups. */
