@@ -7,6 +7,7 @@ import { EngineError } from '../errors.ts';
 import { parseDocument, type Index } from '../index/index.ts';
 import type { SearchConfig } from './search-config.ts';
 import type { SearchChunk } from './search-delta.ts';
+import type { FlushProgress } from './search-flush.ts';
 import { SearchIndexWriter, type SearchCheckpoint, type SearchWriterOptions } from './search-writer.ts';
 import { countsInDistribution, documentFields, type DocumentFields } from '../index/fields.ts';
 import { documentId, inferPrimaryKey } from '../index/primary-key.ts';
@@ -307,6 +308,14 @@ export class DocumentsWriter {
   /** Sets the primary key directly (index update with no documents). */
   setPrimaryKey(pk: string | null): void {
     this.#s.primaryKey = pk;
+  }
+
+  /**
+   * Told how far each write of pending search postings has gone: at the end of a step (`save`)
+   * and when pending changes outgrow their budget mid-step. A big write takes seconds.
+   */
+  reportFlushProgress(fn: FlushProgress | null): void {
+    if (this.#search !== null) this.#search.onFlushProgress = fn;
   }
 
   /** Writes the counters and state back to the main table and bumps the generation. */

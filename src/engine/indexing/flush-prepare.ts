@@ -32,6 +32,16 @@ export interface FlushSlice {
   /** each entry's net removals: removed[removedEnd[k − 1] .. removedEnd[k]] */
   removed: Uint32Array;
   removedEnd: Uint32Array;
+  /** the request's postings this slice covers (its share of `requestPostings`, for progress) */
+  postings: number;
+}
+
+/** Postings (key, id changes) of a request: the total its slices' `postings` add up to. */
+export function requestPostings(req: FlushRequest): number {
+  let n = 0;
+  for (const raw of req.tables) n += raw.length;
+  for (const c of req.chunks) for (const g of c.tables) n += g.ids.length;
+  return n;
 }
 
 /** Keys per slice: bounds the memory of prepared bytes and lets preparing and writing overlap. */
@@ -75,10 +85,12 @@ function prepareSlice(table: number, g: GroupedPostings, order: Uint32Array, fro
   const scratch = new ByteScratch();
   const net = new NetChange();
   const { start, ids } = g;
+  let postings = 0;
   for (let i = from; i < to; i++) {
     const k = order[i]!;
     const s = start[k]!;
     const e = start[k + 1]!;
+    postings += e - s;
     if (!hasRemovals(ids, s, e)) {
       const m = sortUnique(ids, s, e);
       out.key(g.keyA[k]!, g.keyB[k]!, ids, s, s + m, NONE, 0, 0, chunkBits, scratch);
@@ -87,7 +99,7 @@ function prepareSlice(table: number, g: GroupedPostings, order: Uint32Array, fro
       out.key(g.keyA[k]!, g.keyB[k]!, net.added, 0, net.added.length, net.removed, 0, net.removed.length, chunkBits, scratch);
     }
   }
-  return out.take(table);
+  return out.take(table, postings);
 }
 
 const NONE = new Uint32Array(0);
@@ -164,10 +176,11 @@ class SliceBuilder {
     this.#removedEnd = grown(this.#removedEnd);
   }
 
-  take(table: number): FlushSlice {
+  take(table: number, postings: number): FlushSlice {
     const n = this.#n;
     return {
       table,
+      postings,
       keyA: this.#keyA.slice(0, n),
       keyB: this.#keyB.slice(0, n),
       chunk: this.#chunk.slice(0, n),

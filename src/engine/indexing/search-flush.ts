@@ -25,11 +25,23 @@ export const ABSENT = 2;
 type AnyPostings = PostingsTable<unknown[]>;
 type RawTable = Table<unknown[], Uint8Array>;
 
+/** Told after each slice: postings written so far, of `total` (a big flush takes seconds). */
+export type FlushProgress = (written: number, total: number) => void;
+
 /** Writes prepared slices into the tables (inside the writer's transaction). */
-export function writeSlices(tables: SearchTables, slices: Iterable<FlushSlice>, words: readonly string[]): WrittenWords {
+export function writeSlices(
+  tables: SearchTables,
+  slices: Iterable<FlushSlice>,
+  words: readonly string[],
+  progress: { total: number; report: FlushProgress } | null = null,
+): WrittenWords {
   const written: WrittenWords = { words: new Uint8Array(words.length), exactWords: new Uint8Array(words.length) };
   const empty = new Map<number, boolean>();
+  let postings = 0;
   for (const slice of slices) {
+    // before the slice, which may take a while: what is already written
+    progress?.report(Math.min(postings, progress.total), progress.total);
+    postings += slice.postings;
     const name = TABLE_NAMES[slice.table]!;
     const table = tableOf(tables, name);
     let wasEmpty = empty.get(slice.table);

@@ -18,8 +18,8 @@ import { compareUtf8, WordSet } from '../words/index.ts';
 import { compileSearchConfig, type CompiledSearchConfig, type SearchConfig } from './search-config.ts';
 import { SearchDataExtractor, type RecordSource } from './search-data.ts';
 import { SearchDelta, WordDict, type RecordMaps, type SearchChunk } from './search-delta.ts';
-import { flushRequest, prepareSlices, type FlushRequest, type FlushSlice } from './flush-prepare.ts';
-import { PRESENT, writeSlices, type WrittenWords } from './search-flush.ts';
+import { flushRequest, prepareSlices, requestPostings, type FlushRequest, type FlushSlice } from './flush-prepare.ts';
+import { PRESENT, writeSlices, type FlushProgress, type WrittenWords } from './search-flush.ts';
 
 export type { SearchConfig } from './search-config.ts';
 
@@ -270,11 +270,16 @@ export class SearchIndexWriter {
     if (this.#batch.empty) this.#dict.reset();
   }
 
+  /** Told how far each write of pending postings has gone (null: not told). */
+  onFlushProgress: FlushProgress | null = null;
+
   /** Writes `delta`; `handOver`: its arrays may go to the extractor thread (the delta is dropped after). */
   #write(delta: SearchDelta, handOver: boolean): WrittenWords {
     const request = flushRequest(delta, this.#dict.words, this.#chunkBits);
+    // counted before the arrays are handed over
+    const progress = this.onFlushProgress === null ? null : { total: requestPostings(request), report: this.onFlushProgress };
     const slices = handOver && this.#prepare !== null ? this.#prepare(request) : prepareSlices(request);
-    return writeSlices(this.#index.search, slices, this.#dict.words);
+    return writeSlices(this.#index.search, slices, this.#dict.words, progress);
   }
 
   /** Word presence after a write, by word (word ids do not outlive the dictionary). */

@@ -8,6 +8,7 @@
 //    the whole batch again (as after a crash) replays them and applies the others once
 // 4. when LMDB refuses a nested task, the step commits without it and the task starts the next
 //    step, where it succeeds
+// 5. writing a step's search postings reports its progress: never backwards, never past its total
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Index } from '../../engine/index/index.ts';
@@ -112,4 +113,31 @@ test('a task LMDB refuses to nest starts the next step and succeeds there', asyn
   assert.equal(index.generation(), g0 + 2, 'two steps');
   assert.equal(ids(index, 'three').length, 5);
   assert.equal(ids(index, 'common').length, 25);
+});
+
+test('writing the search postings of a step reports how far it has gone', async () => {
+  const name = 'progress';
+  const ctx = h.ctx();
+  ctx.indexing = indexingBudget();
+  const seen: Array<[number, number]> = [];
+  ctx.progress = (step, finished, total) => {
+    if (step === 'writing the search tables') seen.push([finished, total]);
+  };
+  try {
+    // 70k distinct words: more than one slice of keys (32,768) in the word tables
+    const big = Array.from({ length: 7_000 }, (_, i) => ({ id: i, body: Array.from({ length: 10 }, (_, j) => `w${i * 10 + j}`).join(' ') }));
+    const done = await h.run(name, [h.addition(name, big)]);
+    assert.equal(done[0]!.status, 'succeeded');
+  } finally {
+    ctx.progress = () => {};
+  }
+  assert.ok(seen.length >= 2, `progress reported ${seen.length} times`);
+  const total = seen[0]![1];
+  assert.ok(total >= 70_000, `total ${total}`);
+  for (let i = 0; i < seen.length; i++) {
+    assert.equal(seen[i]![1], total);
+    assert.ok(seen[i]![0] <= total);
+    if (i > 0) assert.ok(seen[i]![0] >= seen[i - 1]![0], 'never backwards');
+  }
+  assert.ok(seen[seen.length - 1]![0] > 0, 'advanced');
 });

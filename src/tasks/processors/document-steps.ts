@@ -166,12 +166,15 @@ class StepRun {
     const budget = this.#budget;
     const extractor = this.#ctx.extractor;
     // the extractor thread is idle between document jobs: it prepares the search writes then
-    return new DocumentsWriter(target, searchConfig(settings), {
+    const writer = new DocumentsWriter(target, searchConfig(settings), {
       prepare: (request) => extractor.prepare(request),
       facets: facetConfig(settings),
       maxDeltaBytes: budget.searchDeltaBytes,
       facetWriter: { maxDeltaBytes: budget.facetDeltaBytes },
     });
+    // writing a step's postings takes seconds on a big index: the batch's progress shows it advance
+    writer.reportFlushProgress((written, total) => this.#ctx.progress('writing the search tables', written, total));
+    return writer;
   }
 }
 
