@@ -82,9 +82,9 @@ export class Instance {
     const dataDir = openDataDir(options.dbPath, { upgradeDb: options.upgradeDb ?? false });
     const instance = new Instance(options, dataDir);
     instance.#repair();
-    // an index written before postings were chunked (decision 0006) is re-indexed by the worker's
-    // start-up step, which must end before the first search reads it
-    const oldLayout = instance.queue.indexUids().some((uid) => instance.indexes.get(uid)?.postingsChunkBits() === undefined);
+    // an index whose search tables are in an older layout (decisions 0006, 0007) is re-indexed by
+    // the worker's start-up step, which must end before the first search reads it
+    const oldLayout = instance.queue.indexUids().some((uid) => instance.indexes.get(uid)?.searchLayoutCurrent() === false);
     if (oldLayout) await instance.scheduler.wakeAndWait();
     else if (instance.queue.bitmap('status:enqueued').size > 0) instance.scheduler.wake();
     return instance;

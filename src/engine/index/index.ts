@@ -16,7 +16,7 @@ import {
   type MainValues,
 } from './layout.ts';
 import { WordSet } from '../words/index.ts';
-import { CHUNK_BITS, PostingsTable } from './postings-table.ts';
+import { CHUNK_BITS, POSTINGS_LAYOUT, PostingsTable } from './postings-table.ts';
 import { openFacetTables, type FacetTables } from './facet-layout.ts';
 import { countsInDistribution } from './fields.ts';
 import { setKey } from '../json.ts';
@@ -87,6 +87,7 @@ export class Index {
         index.setMain('meta', { primaryKey: create.primaryKey, createdAt: create.now, updatedAt: create.now });
         index.setMain('generation', 0);
         index.setMain('postingsChunkBits', create.postingsChunkBits ?? CHUNK_BITS);
+        index.setMain('postingsLayout', POSTINGS_LAYOUT);
       });
     }
     return index;
@@ -117,6 +118,14 @@ export class Index {
   /** log2 of the ids per chunk of the search postings; undefined when they were written before chunks. */
   postingsChunkBits(): number | undefined {
     return this.getMain('postingsChunkBits');
+  }
+
+  /**
+   * Whether the search tables are in the layout this build writes and reads (chunked postings,
+   * chunk first); otherwise they are rebuilt from the stored documents before any search.
+   */
+  searchLayoutCurrent(): boolean {
+    return this.postingsChunkBits() !== undefined && this.getMain('postingsLayout') === POSTINGS_LAYOUT;
   }
 
   /** How many chunks the search postings may use (1: every key is one read). */

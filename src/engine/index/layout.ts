@@ -37,6 +37,8 @@ export interface MainValues {
   settings: unknown;
   /** log2 of the ids per chunk of the search tables' postings; absent: tables written before chunks (rebuilt) */
   postingsChunkBits: number;
+  /** key layout of the search postings (`POSTINGS_LAYOUT`); absent: the chunk last (rebuilt) */
+  postingsLayout: number;
   /** chunks the postings may use: (highest id in use >>> postingsChunkBits) + 1 */
   postingsChunks: number;
   /** outcomes of the tasks of the last batch applied, by task uid (makes a replayed batch idempotent) */
@@ -55,16 +57,16 @@ export const EXTERNAL_IDS = table<string, number>('external-ids', 'string', 'msg
 /** Documents are kept as the JSON text they were sent as (compact, one line): no re-encoding on write, and reads can splice them. */
 export const DOCUMENTS = table<number, Uint8Array>('documents', 'uint32', 'binary', 'maps an internal u32 id to the JSON text of the stored document');
 
-// Search tables (docs/decisions/0002, 0006). Each key ends with the chunk of the id space its value
-// covers (`id >>> postingsChunkBits`); values are portable roaring bitmaps of internal ids.
-export const WORD_DOCIDS = table<[string, number], Uint8Array>('word-docids', 'ordered', 'binary', 'maps (word, chunk) to the documents containing it');
-export const EXACT_WORD_DOCIDS = table<[string, number], Uint8Array>('exact-word-docids', 'ordered', 'binary', 'maps (exact-only word, chunk) to the documents containing it');
-export const WORD_FID_DOCIDS = table<[string, number, number], Uint8Array>('word-fid-docids', 'ordered', 'binary', 'maps (word, field id, chunk) to the documents with the word in that field');
-export const WORD_POSITION_DOCIDS = table<[string, number, number], Uint8Array>('word-position-docids', 'ordered', 'binary', 'maps (word, bucketed position, chunk) to documents');
-export const WORD_PAIR_PROXIMITY_DOCIDS = table<[number, string, string, number], Uint8Array>(
+// Search tables (docs/decisions/0002, 0006, 0007). Each key starts with the chunk of the id space its
+// value covers (`id >>> postingsChunkBits`); values are portable roaring bitmaps of internal ids.
+export const WORD_DOCIDS = table<[number, string], Uint8Array>('word-docids', 'ordered', 'binary', 'maps (chunk, word) to the documents containing it');
+export const EXACT_WORD_DOCIDS = table<[number, string], Uint8Array>('exact-word-docids', 'ordered', 'binary', 'maps (chunk, exact-only word) to the documents containing it');
+export const WORD_FID_DOCIDS = table<[number, string, number], Uint8Array>('word-fid-docids', 'ordered', 'binary', 'maps (chunk, word, field id) to the documents with the word in that field');
+export const WORD_POSITION_DOCIDS = table<[number, string, number], Uint8Array>('word-position-docids', 'ordered', 'binary', 'maps (chunk, word, bucketed position) to documents');
+export const WORD_PAIR_PROXIMITY_DOCIDS = table<[number, number, string, string], Uint8Array>(
   'word-pair-proximity-docids',
   'ordered',
   'binary',
-  'maps (proximity 1–3, first word, second word, chunk) to documents',
+  'maps (chunk, proximity 1–3, first word, second word) to documents',
 );
-export const FID_WORD_COUNT_DOCIDS = table<[number, number, number], Uint8Array>('fid-word-count-docids', 'ordered', 'binary', 'maps (field id, word count ≤ 30, chunk) to documents');
+export const FID_WORD_COUNT_DOCIDS = table<[number, number, number], Uint8Array>('fid-word-count-docids', 'ordered', 'binary', 'maps (chunk, field id, word count ≤ 30) to documents');

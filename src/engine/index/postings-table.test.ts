@@ -1,5 +1,5 @@
-// A key's documents are the union of its chunks whatever the read path: point reads for a few
-// chunks, one range scan past that, a single read for one chunk; neighbouring keys never leak in.
+// A key's documents are the union of its chunks (one read per chunk; by default as many chunks as
+// the table holds); neighbouring keys never leak in; entries merge the chunks in key order.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -16,12 +16,18 @@ test('docids unions the chunks of a key on every read path', async () => {
     const byChunk = new Map<number, number[]>();
     for (const id of [0, 3, 5, 9]) byChunk.set(id >>> 1, [...(byChunk.get(id >>> 1) ?? []), id]);
     index.env.write(() => {
-      for (const [chunk, ids] of byChunk) index.search.words.raw.put(['paris', chunk], bitmapBytes(new Bitmap(ids)));
+      for (const [chunk, ids] of byChunk) index.search.words.raw.put([chunk, 'paris'], bitmapBytes(new Bitmap(ids)));
       // neighbours in key order
-      index.search.words.raw.put(['pari', 0], bitmapBytes(new Bitmap([1])));
-      index.search.words.raw.put(['parisian', 4], bitmapBytes(new Bitmap([8])));
+      index.search.words.raw.put([0, 'pari'], bitmapBytes(new Bitmap([1])));
+      index.search.words.raw.put([4, 'parisian'], bitmapBytes(new Bitmap([8])));
     });
-    for (const chunks of [5, 7, 100, Infinity]) assert.deepEqual(index.search.words.docids(['paris'], chunks).toArray(), [0, 3, 5, 9], `chunks ${chunks}`);
+    for (const chunks of [5, 7, undefined]) assert.deepEqual(index.search.words.docids(['paris'], chunks).toArray(), [0, 3, 5, 9], `chunks ${chunks}`);
+    assert.equal(index.search.words.chunkCount(), 5);
+    assert.ok(index.search.words.has(['parisian']) && !index.search.words.has(['paris'], 0) && !index.search.words.has(['absent']));
+    const entries = [...index.search.words.entries()].map(([[w], ids]) => [w, ids.toArray()]);
+    assert.deepEqual(entries, [['pari', [1]], ['paris', [0, 3, 5, 9]], ['parisian', [8]]]);
+    const some = [...index.search.words.entries({ start: ['paris'], end: ['parisian'] })].map(([[w]]) => w);
+    assert.deepEqual(some, ['paris']);
     // fewer chunks than the key uses: only those are read
     assert.deepEqual(index.search.words.docids(['paris'], 3).toArray(), [0, 3, 5]);
     assert.deepEqual(index.search.words.docids(['paris'], 1).toArray(), [0]);

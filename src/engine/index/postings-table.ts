@@ -1,25 +1,27 @@
-// A search table of postings (key → documents) stored in chunks of the id space:
+// A search table of postings (key → documents) stored in chunks of the id space, chunk first:
 //
-//   (key…, chunk) → portable roaring bitmap of the key's ids whose `id >>> bits` is `chunk`
+//   (chunk, key…) → portable roaring bitmap of the key's ids whose `id >>> bits` is `chunk`
 //
 // Internal ids are dense and new documents take the highest free ones, so a batch of new
-// documents rewrites only the last chunk of each key it touches, whatever the size of the index
-// (a whole-key value grows with the index, and so did the cost of every batch). Readers see one
-// bitmap per key: the union of its chunks, which cover disjoint id ranges (docs/decisions/0006).
-import { Bitmap, bitmapFrom, orPortable } from '../bitmap/index.ts';
+// documents writes into the last chunk of the table, which sits at the end of the B-tree: its
+// keys are new, need no read, and fill fresh pages in order, whatever the size of the index. (With
+// the chunk last, each key's new chunk was inserted beside its older ones all over the tree: every
+// batch dirtied most pages of every table, and the tables grew half empty.) Readers see one
+// bitmap per key: the union of its chunks, which cover disjoint id ranges (docs/decisions/0006,
+// 0007).
+import { Bitmap, orPostings, postingsFrom } from '../bitmap/index.ts';
 import type { Table } from '../store/index.ts';
+import { compareUtf8 } from '../words/index.ts';
 
 /** Chunk width (log2 of ids per chunk) of indexes created now: one roaring container per chunk. */
 export const CHUNK_BITS = 16;
-/** Up to this many chunks a key is read by point reads, past it by one range scan. */
-const GETS_UP_TO = 4;
-/** Above every chunk number. */
-const CHUNK_END = 2 ** 32;
+/** Key layout of the postings written now (main `postingsLayout`): 2 = chunk first. */
+export const POSTINGS_LAYOUT = 2;
 
-export type Chunked<K extends unknown[]> = [...K, number];
+export type Chunked<K extends unknown[]> = [number, ...K];
 
 export class PostingsTable<K extends unknown[]> {
-  /** the stored (key…, chunk) entries, for the writer */
+  /** the stored (chunk, key…) entries, for the writer */
   readonly raw: Table<Chunked<K>, Uint8Array>;
 
   constructor(raw: Table<Chunked<K>, Uint8Array>) {
@@ -27,46 +29,85 @@ export class PostingsTable<K extends unknown[]> {
   }
 
   /**
-   * The documents of `key` (empty when it has none). `chunks`: how many chunks the index uses
-   * (`Index.postingsChunks()`); with one, a single read.
+   * The documents of `key` (empty when it has none): one read per chunk. `chunks`: how many chunks
+   * the index uses (`Index.postingsChunks()`); by default the table's own count (one more read).
    */
-  docids(key: K, chunks = Infinity): Bitmap {
-    if (chunks <= 1) return bitmapFrom(this.raw.get([...key, 0] as Chunked<K>));
+  docids(key: K, chunks = this.chunkCount()): Bitmap {
+    if (chunks <= 1) return postingsFrom(this.raw.get([0, ...key]));
     const out = new Bitmap();
-    if (chunks <= GETS_UP_TO) {
-      // a few point reads cost less than opening a range cursor
-      const k = [...key, 0] as Chunked<K>;
-      for (let c = 0; c < chunks; c++) {
-        k[k.length - 1] = c;
-        orPortable(out, this.raw.get(k));
-      }
-      return out;
+    const k: Chunked<K> = [0, ...key];
+    for (let c = 0; c < chunks; c++) {
+      k[0] = c;
+      orPostings(out, this.raw.get(k));
     }
-    for (const bytes of this.#chunkValues(key)) orPortable(out, bytes);
     return out;
   }
 
-  /** True when `key` has documents. */
-  has(key: K): boolean {
-    for (const _ of this.raw.keys({ start: [...key, 0] as Chunked<K>, end: [...key, CHUNK_END] as Chunked<K>, limit: 1 })) return true;
+  /** True when `key` has documents (in one of the first `chunks` chunks). */
+  has(key: K, chunks = this.chunkCount()): boolean {
+    const k: Chunked<K> = [0, ...key];
+    for (let c = 0; c < chunks; c++) {
+      k[0] = c;
+      if (this.raw.has(k)) return true;
+    }
     return false;
   }
 
-  /** The keys in [start, end) (key prefixes work: `[word]` … `[word, MAX]`; default: all) with their documents, in key order. */
+  /** Chunks the table holds keys in: one more than the highest (0 when empty). */
+  chunkCount(): number {
+    for (const last of this.raw.keys({ reverse: true, limit: 1 })) return (last[0] as number) + 1;
+    return 0;
+  }
+
+  /**
+   * The keys in [start, end) (key prefixes work: `[word]` … `[word, MAX]`; default: all) with their
+   * documents, in key order: one range read per chunk, merged.
+   */
   *entries(range: { start?: unknown[]; end?: unknown[] } = {}): Generator<[K, Bitmap]> {
-    let key: K | null = null;
-    let ids: Bitmap | null = null;
-    for (const [stored, bytes] of this.raw.entries(range as { start: Chunked<K>; end: Chunked<K> })) {
-      const k = stored.slice(0, -1) as K;
-      if (key !== null && sameKey(key, k)) {
-        orPortable(ids!, bytes);
-        continue;
-      }
-      if (key !== null) yield [key, ids!];
-      key = k;
-      ids = bitmapFrom(bytes);
+    const chunks = this.chunkCount();
+    if (chunks <= 1) {
+      for (const [stored, bytes] of this.raw.entries(chunkRange(0, range))) yield [stored.slice(1) as K, postingsFrom(bytes)];
+      return;
     }
-    if (key !== null) yield [key, ids!];
+    // a k-way merge of the chunks' ranges, each already in key order
+    const heads: Array<{ it: Iterator<[Chunked<K>, Uint8Array]>; key: K; bytes: Uint8Array }> = [];
+    for (let c = 0; c < chunks; c++) {
+      const it = this.raw.entries(chunkRange(c, range))[Symbol.iterator]();
+      const first = it.next();
+      if (!first.done) heads.push({ it, key: first.value[0].slice(1) as K, bytes: first.value[1] });
+    }
+    while (heads.length > 0) {
+      let min = 0;
+      for (let i = 1; i < heads.length; i++) if (compareKeys(heads[i]!.key, heads[min]!.key) < 0) min = i;
+      const key = heads[min]!.key;
+      const ids = new Bitmap();
+      for (let i = 0; i < heads.length; ) {
+        const h = heads[i]!;
+        if (compareKeys(h.key, key) !== 0) {
+          i++;
+          continue;
+        }
+        orPostings(ids, h.bytes);
+        const next = h.it.next();
+        if (next.done) heads.splice(i, 1);
+        else {
+          h.key = next.value[0].slice(1) as K;
+          h.bytes = next.value[1];
+          i++;
+        }
+      }
+      yield [key, ids];
+    }
+  }
+
+  /**
+   * The stored values of the keys in [start, end), chunk by chunk, unmerged: for unions over many
+   * keys (a prefix's words), where order does not matter.
+   */
+  *values(range: { start: unknown[]; end: unknown[] }, chunks = this.chunkCount()): Generator<[K, Uint8Array]> {
+    for (let c = 0; c < chunks; c++) {
+      for (const [stored, bytes] of this.raw.entries(chunkRange(c, range))) yield [stored.slice(1) as K, bytes];
+    }
   }
 
   isEmpty(): boolean {
@@ -86,14 +127,26 @@ export class PostingsTable<K extends unknown[]> {
   writeCounters(): { puts: number; bytes: number } {
     return this.raw.writeCounters();
   }
-
-  *#chunkValues(key: K): Generator<Uint8Array> {
-    for (const [, bytes] of this.raw.entries({ start: [...key, 0] as Chunked<K>, end: [...key, CHUNK_END] as Chunked<K> })) yield bytes;
-  }
 }
 
-function sameKey(a: unknown[], b: unknown[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
+function chunkRange<K extends unknown[]>(c: number, range: { start?: unknown[]; end?: unknown[] }): { start: Chunked<K>; end: Chunked<K> } {
+  return {
+    start: [c, ...(range.start ?? [])] as Chunked<K>,
+    end: (range.end === undefined ? [c + 1] : [c, ...range.end]) as Chunked<K>,
+  };
+}
+
+/** Key order of the tables (ordered-binary): numbers by value, strings by UTF-8 bytes, a prefix first. */
+function compareKeys(a: readonly unknown[], b: readonly unknown[]): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a[i];
+    const y = b[i];
+    if (x === y) continue;
+    if (typeof x === 'number' && typeof y === 'number') return x - y;
+    if (typeof x === 'string' && typeof y === 'string') return compareUtf8(x, y);
+    // ordered-binary puts numbers before strings
+    return typeof x === 'number' ? -1 : 1;
+  }
+  return a.length - b.length;
 }

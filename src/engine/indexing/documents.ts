@@ -394,8 +394,10 @@ export class DocumentsWriter {
   /** Indexes the stored documents for search if the index never was (created before search indexing). */
   indexSearchIfMissing(): void {
     const search = this.#search;
-    if (search === null || !search.neverIndexed() || this.#s.used.size === 0) return;
-    search.rebuild(search.config, this.#storedDocuments());
+    if (search === null || !search.neverIndexed()) return;
+    // no documents: nothing to index, but no key of an older layout may stay either
+    if (this.#s.used.size === 0) search.clearAll();
+    else search.rebuild(search.config, this.#storedDocuments());
   }
 
   /**

@@ -6,7 +6,7 @@
 //   0006) with their net additions, encoded as portable bitmap bytes (portable-bitmap.ts), and
 //   net removals
 import { groupAll, type GroupedPostings, type RawPostings } from './postings.ts';
-import { ByteScratch, encodeSortedIds } from './portable-bitmap.ts';
+import { ByteScratch, encodePostings } from './portable-bitmap.ts';
 import { TABLE_NAMES, type ChunkPostings, type SearchDelta, type TableName } from './search-delta.ts';
 
 /** A delta to write: the batch's words, each table's postings (TABLE_NAMES order), its chunks. */
@@ -144,7 +144,7 @@ class SliceBuilder {
       while (a < a1 && added[a]! >>> bits === chunk) a++;
       let r = r0;
       while (r < r1 && removed[r]! >>> bits === chunk) r++;
-      if (a > a0) this.#bytes.append(encodeSortedIds(added, a0, a, scratch));
+      if (a > a0) this.#bytes.append(encodePostings(added, a0, a, scratch));
       for (let i = r0; i < r; i++) this.#removed.push(removed[i]!);
       this.#entry(keyA, keyB, chunk);
       a0 = a;

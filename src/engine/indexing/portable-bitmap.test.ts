@@ -2,10 +2,12 @@
 // 1. the bytes are those of the native serialisation of a bitmap of the same ids, for one id,
 //    sparse and dense containers, the 4096/4097 array/bitset boundary and ids up to 2^31 − 1
 // 2. a sub-range of a larger array is encoded on its own, and the scratch is reused safely
+// 3. postings values: up to four ids as raw u32s, more as portable bytes; both decode, fold into a
+//    union and come back from a native bitmap the same; portable values of one id still read
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Bitmap, bitmapBytes, bitmapFrom } from '../bitmap/index.ts';
-import { ByteScratch, encodeSortedIds } from './portable-bitmap.ts';
+import { Bitmap, SMALL_IDS, bitmapBytes, bitmapFrom, orPostings, postingsBytes, postingsFrom } from '../bitmap/index.ts';
+import { ByteScratch, encodePostings, encodeSortedIds } from './portable-bitmap.ts';
 import { rng } from '../random.fixtures.ts';
 
 
@@ -42,4 +44,20 @@ test('a sub-range is encoded on its own; the scratch is reused', () => {
   const b = encodeSortedIds(ids, 5, 6, scratch);
   assert.deepEqual(bitmapFrom(a).toArray(), [5, 9, 70_000, 70_001]);
   assert.deepEqual(bitmapFrom(b).toArray(), [200_000]);
+});
+
+test('postings values: up to four ids raw, more as portable bytes; both decode and fold', () => {
+  const scratch = new ByteScratch();
+  for (const ids of [[7], [0, 70_000], [1, 2, 3, 4_000_000_000], [1, 2, 3, 4, 5], Array.from({ length: 5000 }, (_, i) => i * 3)]) {
+    const bytes = Buffer.from(encodePostings(Uint32Array.from(ids), 0, ids.length, scratch));
+    assert.equal(bytes.length, ids.length <= SMALL_IDS ? ids.length * 4 : Buffer.from(new Bitmap(ids).serialize('portable')).length);
+    assert.deepEqual(postingsFrom(bytes).toArray(), ids);
+    assert.deepEqual(Buffer.from(postingsBytes(new Bitmap(ids))), bytes);
+    const into = new Bitmap([1_000_000]);
+    orPostings(into, bytes);
+    assert.deepEqual(into.toArray(), [...ids, 1_000_000].sort((a, b) => a - b));
+  }
+  // portable bytes written before (one id: 18 bytes) still read back
+  assert.deepEqual(postingsFrom(new Bitmap([9]).serialize('portable')).toArray(), [9]);
+  assert.equal(postingsFrom(undefined).size, 0);
 });

@@ -8,6 +8,8 @@
 // The bytes are those CRoaring's portable serialisation gives for a bitmap built by adding the
 // same ids (array containers up to 4096 values, bitsets above, no run containers).
 
+import { SMALL_IDS } from '../bitmap/index.ts';
+
 const COOKIE_NO_RUN = 12346;
 const ARRAY_MAX = 4096;
 const BITSET_BYTES = 8192;
@@ -20,6 +22,19 @@ export class ByteScratch {
     if (n > this.bytes.length) this.bytes = new Uint8Array(Math.max(n, this.bytes.length * 2));
     return this.bytes;
   }
+}
+
+/**
+ * The search postings value of the sorted, unique, non-negative ids[from..to) (non-empty): raw
+ * u32s up to SMALL_IDS ids (engine/bitmap `postingsFrom`), else portable bytes; written into
+ * `scratch`, valid until the scratch is written again.
+ */
+export function encodePostings(ids: Int32Array | Uint32Array, from: number, to: number, scratch: ByteScratch): Uint8Array {
+  const n = to - from;
+  if (n > SMALL_IDS) return encodeSortedIds(ids, from, to, scratch);
+  const out = scratch.ensure(n * 4);
+  for (let i = 0; i < n; i++) writeU32(out, i * 4, ids[from + i]!);
+  return out.subarray(0, n * 4);
 }
 
 /**

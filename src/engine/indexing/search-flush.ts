@@ -1,12 +1,13 @@
 // Writes a prepared search delta into the tables (the writer's side of a flush; preparing is
-// flush-prepare.ts): each (key, id chunk) entry is read (unless its table started empty), combined
-// with its net change and written once, in the table's own key order, which LMDB fills far faster
-// than random keys. A batch of new documents touches only the last chunk of a key (decision 0006).
+// flush-prepare.ts): each (chunk, key) entry is read (unless its chunk is past the table's last one
+// before the write: then it is new), combined with its net change and written once, in key order,
+// which LMDB fills far faster than random keys. A batch of new documents writes the last chunk,
+// at the end of each table (decisions 0006, 0007).
 //
 //   slice ((key, chunk) entries in order, net additions as portable bitmap bytes, net removals)
 //     ─► per entry: absent → put the bytes; present → native union / difference ─► put or remove
 //     ─► a word whose touched chunks all ended empty is looked up for other chunks (word sets)
-import { bitmapBytes, bitmapFrom } from '../bitmap/index.ts';
+import { Bitmap, SMALL_IDS, isSmall, postingsBytes, postingsFrom, smallBytes, smallIdAt } from '../bitmap/index.ts';
 import type { SearchTables } from '../index/index.ts';
 import type { PostingsTable } from '../index/postings-table.ts';
 import type { Table } from '../store/index.ts';
@@ -36,7 +37,8 @@ export function writeSlices(
   progress: { total: number; report: FlushProgress } | null = null,
 ): WrittenWords {
   const written: WrittenWords = { words: new Uint8Array(words.length), exactWords: new Uint8Array(words.length) };
-  const empty = new Map<number, boolean>();
+  // chunks each table held before this write: an entry of a later chunk is new (no read)
+  const heldChunks = new Map<number, number>();
   let postings = 0;
   for (const slice of slices) {
     // before the slice, which may take a while: what is already written
@@ -44,46 +46,54 @@ export function writeSlices(
     postings += slice.postings;
     const name = TABLE_NAMES[slice.table]!;
     const table = tableOf(tables, name);
-    let wasEmpty = empty.get(slice.table);
-    if (wasEmpty === undefined) empty.set(slice.table, (wasEmpty = table.isEmpty()));
+    let held = heldChunks.get(slice.table);
+    if (held === undefined) heldChunks.set(slice.table, (held = table.chunkCount()));
     if (name === 'words' || name === 'exactWords') {
       const presence = written[name];
-      writeSlice(table.raw as RawTable, keyOf(name, words), slice, wasEmpty, presence);
+      writeSlice(table.raw as RawTable, keyOf(name, words), slice, held, presence);
       // a word none of whose written chunks holds documents may hold some in other chunks
       for (let i = 0; i < slice.keyA.length; i++) {
         const w = slice.keyA[i]!;
-        if (presence[w] === ABSENT && !wasEmpty && table.has([words[w]])) presence[w] = PRESENT;
+        if (presence[w] === ABSENT && held > 0 && table.has([words[w]], held)) presence[w] = PRESENT;
       }
     } else {
-      writeSlice(table.raw as RawTable, keyOf(name, words), slice, wasEmpty, null);
+      writeSlice(table.raw as RawTable, keyOf(name, words), slice, held, null);
     }
   }
   return written;
 }
 
-function writeSlice(table: RawTable, keyOf: (a: number, b: number, chunk: number) => unknown[], slice: FlushSlice, wasEmpty: boolean, presence: Uint8Array | null): void {
+function writeSlice(table: RawTable, keyOf: (a: number, b: number, chunk: number) => unknown[], slice: FlushSlice, heldChunks: number, presence: Uint8Array | null): void {
   const { keyA, keyB, chunk, bytes, byteEnd, removed, removedEnd } = slice;
   let b0 = 0;
   let r0 = 0;
   let previousWord = -1;
+  // entries of a chunk the table did not hold come in key order past its last key: appended, until
+  // one is refused (the write spans two new chunks, whose entries alternate)
+  let append = true;
   for (let i = 0; i < keyA.length; i++) {
     const b1 = byteEnd[i]!;
     const r1 = removedEnd[i]!;
-    const key = keyOf(keyA[i]!, keyB[i]!, chunk[i]!);
-    const before = wasEmpty ? undefined : table.get(key);
+    const c = chunk[i]!;
+    const key = keyOf(keyA[i]!, keyB[i]!, c);
+    const before = c >= heldChunks ? undefined : table.get(key);
     let exists: boolean;
     if (b1 === b0 && r1 === r0) {
       // no net change (additions undone by removals in the same delta)
       exists = before !== undefined;
     } else if (before === undefined && r0 === r1) {
       exists = b1 > b0;
-      if (exists) table.put(key, bytes.subarray(b0, b1));
+      if (exists) {
+        const value = bytes.subarray(b0, b1);
+        if (!(append && c >= heldChunks && table.tryAppend(key, value))) {
+          if (c >= heldChunks) append = false;
+          table.put(key, value);
+        }
+      }
     } else {
-      const bitmap = bitmapFrom(before);
-      if (r1 > r0) bitmap.removeMany(removed.subarray(r0, r1));
-      if (b1 > b0) bitmap.orInPlace(bitmapFrom(bytes.subarray(b0, b1)));
-      exists = bitmap.size > 0;
-      if (exists) table.put(key, bitmapBytes(bitmap));
+      const after = combinePostings(before, bytes.subarray(b0, b1), removed.subarray(r0, r1));
+      exists = after !== null;
+      if (after !== null) table.put(key, after);
       else if (before !== undefined) table.remove(key);
     }
     if (presence !== null) {
@@ -97,6 +107,40 @@ function writeSlice(table: RawTable, keyOf: (a: number, b: number, chunk: number
   }
 }
 
+const smallScratch: number[] = [];
+
+/**
+ * The value of `before` ∪ `added` ∖ `removed` (null: empty). Most keys hold a few ids (raw values,
+ * engine/bitmap): those are merged as plain numbers, without a native bitmap.
+ */
+function combinePostings(before: Uint8Array | undefined, added: Uint8Array, removed: Uint32Array): Uint8Array | null {
+  if ((before === undefined || isSmall(before)) && isSmall(added)) {
+    const ids = smallScratch;
+    ids.length = 0;
+    let i = 0;
+    let j = 0;
+    let r = 0;
+    const nb = before === undefined ? 0 : before.length >>> 2;
+    const na = added.length >>> 2;
+    while (i < nb || j < na) {
+      const x = i < nb ? smallIdAt(before!, i) : Infinity;
+      const y = j < na ? smallIdAt(added, j) : Infinity;
+      const id = Math.min(x, y);
+      if (x === id) i++;
+      if (y === id) j++;
+      while (r < removed.length && removed[r]! < id) r++;
+      if (r < removed.length && removed[r] === id) continue;
+      ids.push(id);
+    }
+    if (ids.length === 0) return null;
+    return ids.length <= SMALL_IDS ? smallBytes(ids) : postingsBytes(new Bitmap(ids));
+  }
+  const bitmap = postingsFrom(before);
+  if (removed.length > 0) bitmap.removeMany(removed);
+  if (added.length > 0) bitmap.orInPlace(postingsFrom(added));
+  return bitmap.size > 0 ? postingsBytes(bitmap) : null;
+}
+
 function tableOf(tables: SearchTables, name: TableName): AnyPostings {
   switch (name) {
     case 'pairs':
@@ -108,19 +152,19 @@ function tableOf(tables: SearchTables, name: TableName): AnyPostings {
   }
 }
 
-/** The table key of (keyA, keyB) in id chunk `c` (see search-delta.ts). */
+/** The table key of (keyA, keyB) in id chunk `c`, chunk first (see search-delta.ts, postings-table.ts). */
 function keyOf(name: TableName, words: readonly string[]): (a: number, b: number, c: number) => unknown[] {
   switch (name) {
     case 'words':
     case 'exactWords':
-      return (a, _b, c) => [words[a], c];
+      return (a, _b, c) => [c, words[a]];
     case 'wordFid':
-      return (a, b, c) => [words[a], b, c];
+      return (a, b, c) => [c, words[a], b];
     case 'wordPosition':
-      return (a, b, c) => [words[a], bucketOfIndex(b), c];
+      return (a, b, c) => [c, words[a], bucketOfIndex(b)];
     case 'pairs':
-      return (a, b, c) => [b & 3, words[a], words[b >>> 2], c];
+      return (a, b, c) => [c, b & 3, words[a], words[b >>> 2]];
     case 'counts':
-      return (a, b, c) => [a, b, c];
+      return (a, b, c) => [c, a, b];
   }
 }

@@ -13,7 +13,7 @@
 // still pending.
 import type { Index } from '../index/index.ts';
 import type { Bitmap } from '../bitmap/index.ts';
-import { CHUNK_BITS } from '../index/postings-table.ts';
+import { CHUNK_BITS, POSTINGS_LAYOUT } from '../index/postings-table.ts';
 import { compareUtf8, WordSet } from '../words/index.ts';
 import { compileSearchConfig, type CompiledSearchConfig, type SearchConfig } from './search-config.ts';
 import { SearchDataExtractor, type RecordSource } from './search-data.ts';
@@ -176,16 +176,20 @@ export class SearchIndexWriter {
 
   /**
    * True when the index holds no word sets yet (its documents were never indexed for search), or
-   * its tables were written before postings were split in chunks of ids (decision 0006).
+   * its tables are in an older layout (before chunks of ids, decision 0006, or with the chunk
+   * last, decision 0007).
    */
   neverIndexed(): boolean {
-    return this.#index.getMain('words') === undefined || this.#index.postingsChunkBits() === undefined;
+    return this.#index.getMain('words') === undefined || !this.#index.searchLayoutCurrent();
   }
 
   /** End of batch: writes what is pending, saves the word sets and the chunks `used` ids span. */
   save(used: Bitmap): void {
     const index = this.#index;
-    if (index.postingsChunkBits() === undefined) index.setMain('postingsChunkBits', this.#chunkBits);
+    if (!index.searchLayoutCurrent()) {
+      index.setMain('postingsChunkBits', this.#chunkBits);
+      index.setMain('postingsLayout', POSTINGS_LAYOUT);
+    }
     const chunks = used.size === 0 ? 1 : (used.maximum() >>> this.#chunkBits) + 1;
     if (index.getMain('postingsChunks') !== chunks) index.setMain('postingsChunks', chunks);
     this.#commitTask();

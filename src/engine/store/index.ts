@@ -114,6 +114,22 @@ export class Table<K, V> {
     this.#env.notePut(bytes);
   }
 
+  /**
+   * Puts `key` at the end of the table with LMDB's append flag (no search of the tree, pages filled
+   * in order) when it sorts after every key already there. Returns false, having written nothing,
+   * when it does not (or when the put fails): `put` it then.
+   */
+  tryAppend(key: K, value: V): boolean {
+    this.#env.assertWriting();
+    const written = this.#db.putSync(key as Key, this.#escaped ? (escapeKeys(value) as V) : value, { append: true }) as unknown as boolean;
+    if (!written) return false;
+    const bytes = valueBytes(value);
+    this.#puts++;
+    this.#bytes += bytes;
+    this.#env.notePut(bytes);
+    return true;
+  }
+
   remove(key: K): boolean {
     this.#env.assertWriting();
     this.#env.noteRemove();

@@ -1,6 +1,6 @@
-// An index whose search tables predate the chunked layout (decision 0006) is re-indexed for search
-// when the scheduler starts: its postings then read back in chunks, the old keys are gone, and an
-// index already in the layout is left alone.
+// An index whose search tables are in an older layout (before chunks, decision 0006; chunk last,
+// decision 0007) is re-indexed for search when the scheduler starts: its postings then read back in
+// chunks, chunk first, the old keys are gone, and an index already in the layout is left alone.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { TaskQueue } from '../queue.ts';
@@ -29,7 +29,27 @@ test('search tables in the old layout are rebuilt in chunks at startup', async (
   assert.equal(old.postingsChunkBits(), 16);
   assert.deepEqual(old.search.words.docids(['fox']).toArray(), [0, 1]);
   assert.deepEqual(old.search.words.docids(['red']).toArray(), [0]);
-  assert.ok([...old.search.words.raw.keys()].every((k) => Array.isArray(k)), 'no bare string key is left');
+  assert.ok([...old.search.words.raw.keys()].every((k) => Array.isArray(k) && typeof k[0] === 'number'), 'no bare string key is left');
   assert.equal(fresh.generation(), generation, 'an index in the chunked layout is not touched');
   assert.deepEqual(upgradeSearchLayouts(queue, h.ctx().registry), []);
+});
+
+test('search tables with the chunk last are rebuilt chunk first at startup', async () => {
+  await h.run('last', [h.addition('last', [{ id: 1, title: 'grey wolf' }, { id: 2, title: 'white wolf' }])]);
+  const index = h.indexOf('last');
+  // the layout of decision 0006: (word, chunk) keys, a chunk width, no layout number
+  index.env.write(() => {
+    const wolf = Uint8Array.from(index.search.words.docids(['wolf']).serialize('portable'));
+    index.search.words.clear();
+    const raw = index.search.words.raw as unknown as { put(key: unknown[], value: Uint8Array): void };
+    raw.put(['wolf', 0], wolf);
+    index.removeMain('postingsLayout');
+  });
+  assert.equal(index.searchLayoutCurrent(), false);
+  const queue = { indexUids: () => ['last'], indexUuid: (uid: string) => h.ctx().queue.indexUuid(uid) } as unknown as TaskQueue;
+  assert.deepEqual(upgradeSearchLayouts(queue, h.ctx().registry), ['last']);
+  assert.equal(index.searchLayoutCurrent(), true);
+  assert.deepEqual(index.search.words.docids(['wolf']).toArray(), [0, 1]);
+  assert.deepEqual(index.search.words.docids(['grey']).toArray(), [0]);
+  assert.ok([...index.search.words.raw.keys()].every((k) => typeof k[0] === 'number'), 'no (word, chunk) key is left');
 });

@@ -6,7 +6,7 @@
 //   phrase        ∩ of word-pair-proximity-docids over the word pairs of each window of ≤ 3
 //                 words (a pair k words apart: proximity 1..k), stop words (`null`) skipped
 //   term subset   ∪ of the words and phrases of the kept typo groups
-import { Bitmap, bitmapFrom, orPortable } from '../../bitmap/index.ts';
+import { Bitmap, orPostings, postingsFrom } from '../../bitmap/index.ts';
 import type { Index } from '../../index/index.ts';
 import type { PostingsTable } from '../../index/postings-table.ts';
 import type { PhraseWords, QueryTerm, WordDerivation, WordSets } from '../query/index.ts';
@@ -89,7 +89,7 @@ export class Resolver {
     return this.#cache.get(`q${proximity}\u0000${first}\u0000${prefix}`, () => {
       const out = new Bitmap();
       const table = this.#index.search.wordPairProximity;
-      for (const [, ids] of table.entries({ start: [proximity, first, prefix], end: [proximity, first, `${prefix}\uffff`] })) out.orInPlace(ids);
+      for (const [, bytes] of table.values({ start: [proximity, first, prefix], end: [proximity, first, `${prefix}\uffff`] }, this.#chunks)) orPostings(out, bytes);
       return out;
     });
   }
@@ -171,7 +171,7 @@ export class Resolver {
 
   /**
    * Documents of a prefix term's completions (`list`: in key order, as derived), read by one range
-   * scan per word table over [first, last] instead of one read per completion: a short prefix
+   * scan per word table and chunk over [first, last] instead of one read per completion: a short prefix
    * has up to 1000 of them, mostly rare words. Words of the range that are not completions (none
    * while the word sets match the tables) are skipped.
    */
@@ -188,39 +188,38 @@ export class Resolver {
       const out = new Bitmap();
       for (const [table, words] of [[this.#index.search.words, normal], [this.#index.search.exactWords, exact]] as const) {
         if (words.size === 0) continue;
-        for (const [[word], bytes] of table.raw.entries({ start: [first, 0], end: [last, MAX_KEY_NUMBER] })) {
-          if (words.has(word)) orPortable(out, bytes);
+        for (const [[word], bytes] of table.values({ start: [first], end: [last, MAX_KEY_NUMBER] }, this.#chunks)) {
+          if (words.has(word)) orPostings(out, bytes);
         }
       }
       return out;
     });
   }
 
-  /** Field id → documents with one of `words` (completions, in key order) in that field: one range scan. */
+  /** Field id → documents with one of `words` (completions, in key order) in that field: one range scan per chunk. */
   completionFids(words: readonly string[]): Map<number, Bitmap> {
     return this.#cache.get(`F\u0000${words[0]}\u0000${words[words.length - 1]}\u0000${words.length}`, () =>
       this.#byRange(this.#index.search.wordFid, words),
     );
   }
 
-  /** Bucketed position → documents with one of `words` (completions, in key order) there: one range scan. */
+  /** Bucketed position → documents with one of `words` (completions, in key order) there: one range scan per chunk. */
   completionPositions(words: readonly string[]): Map<number, Bitmap> {
     return this.#cache.get(`O\u0000${words[0]}\u0000${words[words.length - 1]}\u0000${words.length}`, () =>
       this.#byRange(this.#index.search.wordPosition, words),
     );
   }
 
-  /** Second key part → union over `words` of (word, part)'s documents. */
+  /** Second key part → union over `words` (in key order) of (word, part)'s documents, over every chunk. */
   #byRange(table: PostingsTable<[string, number]>, words: readonly string[]): Map<number, Bitmap> {
     const wanted = new Set(words);
     const map = new Map<number, Bitmap>();
-    const start: [string, number, number] = [words[0]!, 0, 0];
-    const end: [string, number, number] = [words[words.length - 1]!, MAX_KEY_NUMBER, 0];
-    for (const [[word, part], bytes] of table.raw.entries({ start, end })) {
+    const range = { start: [words[0]!], end: [words[words.length - 1]!, MAX_KEY_NUMBER] };
+    for (const [[word, part], bytes] of table.values(range, this.#chunks)) {
       if (!wanted.has(word)) continue;
       const cur = map.get(part);
-      if (cur === undefined) map.set(part, bitmapFrom(bytes));
-      else orPortable(cur, bytes);
+      if (cur === undefined) map.set(part, postingsFrom(bytes));
+      else orPostings(cur, bytes);
     }
     return map;
   }
@@ -228,18 +227,14 @@ export class Resolver {
   /** Field id → documents with `word` in that field. */
   fids(word: string): Map<number, Bitmap> {
     return this.#cache.get(`f\u0000${word}`, () => {
-      const map = new Map<number, Bitmap>();
-      for (const [[, fid], ids] of this.#index.search.wordFid.entries({ start: [word, 0], end: [word, MAX_KEY_NUMBER] })) map.set(fid, ids);
-      return map;
+      return this.#byRange(this.#index.search.wordFid, [word]);
     });
   }
 
   /** Bucketed position → documents with `word` at that position (in any field). */
   positions(word: string): Map<number, Bitmap> {
     return this.#cache.get(`o\u0000${word}`, () => {
-      const map = new Map<number, Bitmap>();
-      for (const [[, position], ids] of this.#index.search.wordPosition.entries({ start: [word, 0], end: [word, MAX_KEY_NUMBER] })) map.set(position, ids);
-      return map;
+      return this.#byRange(this.#index.search.wordPosition, [word]);
     });
   }
 
