@@ -110,6 +110,7 @@ async function measure(input: DriverInput, run: EngineRun, report: Report): Prom
   report('ingest.docs_per_s', documents / (ingest.doneMs / 1000), 'docs/s');
   report('ingest.longest_stall', ingest.longestStallMs / 1000, 's');
   report('ingest.longest_stall_at', ingest.longestStallAtMs / 1000, 's');
+  console.error(`[bench] ${input.engine} longest stall ${(ingest.longestStallMs / 1000).toFixed(2)} s: from ${ingest.longestStallSeen[0]} to ${ingest.longestStallSeen[1]}`);
   report('ingest.batches', ingest.batches, 'batches');
   for (const ix of spec.indexes) {
     const stats = await request<{ numberOfDocuments?: number }>('GET', `/indexes/${ix.uid}/stats`);

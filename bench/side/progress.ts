@@ -22,6 +22,8 @@ export interface IngestOutcome {
   /** the longest interval without any advance, and where it began (ms from the start) */
   longestStallMs: number;
   longestStallAtMs: number;
+  /** what the API showed when the longest stall began, and what ended it (tasks final | batch | progress) */
+  longestStallSeen: [string, string];
   /** polls made, and how many of them saw an advance */
   polls: number;
   advances: number;
@@ -62,6 +64,7 @@ export class IngestWatcher {
     let lastAdvance = this.#t0;
     let longest = 0;
     let longestAt = 0;
+    let longestSeen: [string, string] = ['', ''];
     let polls = 0;
     let advances = 0;
     for (;;) {
@@ -76,6 +79,7 @@ export class IngestWatcher {
         if (now - lastAdvance > longest) {
           longest = now - lastAdvance;
           longestAt = lastAdvance - this.#t0;
+          longestSeen = [last, signature];
         }
         last = signature;
         lastAdvance = now;
@@ -86,6 +90,7 @@ export class IngestWatcher {
           doneMs: now - this.#t0,
           longestStallMs: longest,
           longestStallAtMs: longestAt,
+          longestStallSeen: longestSeen,
           polls,
           advances,
           batches: new Set(tasks.map((t) => t.batchUid)).size,
