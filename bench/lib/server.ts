@@ -59,7 +59,9 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   // MUNINN_BENCH_ENTRY lets the runner be tried against a stand-in server script.
   // The server runs as `npm start` does: the compiled dist/main.js (`npm run build` first).
   const entry = process.env.MUNINN_BENCH_ENTRY ?? 'dist/main.js';
-  const args = [...(entry.endsWith('.ts') ? ['--import', 'tsx'] : []), entry, '--db-path', opts.dbPath, '--http-addr', `127.0.0.1:${port}`,
+  // MUNINN_BENCH_NODE_ARGS: flags for the server's node (profiling, GC tracing), space-separated
+  const nodeArgs = (process.env.MUNINN_BENCH_NODE_ARGS ?? '').split(' ').filter((a) => a !== '');
+  const args = [...nodeArgs, ...(entry.endsWith('.ts') ? ['--import', 'tsx'] : []), entry, '--db-path', opts.dbPath, '--http-addr', `127.0.0.1:${port}`,
     '--no-analytics', '--master-key', masterKey,
     // one INFO line per request would measure the log pipe too (and the figures predate request lines)
     '--log-level', 'WARN'];

@@ -14,7 +14,7 @@ export function bitmapBytes(bitmap: Bitmap): Uint8Array {
   return bitmap.serialize('portable');
 }
 
-/** Decoded into by orPostings: one wrapper for every union, so folding many values allocates nothing per value. */
+/** Decoded into by PostingsUnion: one wrapper for every union, so folding many values allocates nothing per value. */
 const scratch = new Bitmap();
 
 // Values of the search postings tables: a key with at most SMALL_IDS ids stores them as raw
@@ -29,18 +29,6 @@ export function postingsFrom(bytes: Uint8Array | undefined | null): Bitmap {
   if (!bytes || bytes.length === 0) return new Bitmap();
   if (isSmall(bytes)) return new Bitmap(smallIds(bytes));
   return Bitmap.deserialize(bytes, 'portable');
-}
-
-/** `target ∪= decode(bytes)` for a postings value, without a bitmap object per call. */
-export function orPostings(target: Bitmap, bytes: Uint8Array | undefined | null): void {
-  if (!bytes || bytes.length === 0) return;
-  if (isSmall(bytes)) {
-    const ids = smallIds(bytes);
-    for (let i = 0; i < ids.length; i++) target.add(ids[i]!);
-    return;
-  }
-  scratch.deserialize(bytes, 'portable');
-  target.orInPlace(scratch);
 }
 
 /** The postings value of a non-empty bitmap. */
@@ -72,4 +60,36 @@ function smallIds(bytes: Uint8Array): number[] {
   const out: number[] = [];
   for (let k = 0; k < bytes.length >>> 2; k++) out.push(smallIdAt(bytes, k));
   return out;
+}
+
+/**
+ * A union of many postings values: the ids of raw values are gathered and added in one native
+ * call, portable ones folded through the scratch bitmap (a prefix's words, a word's positions).
+ */
+export class PostingsUnion {
+  readonly #bitmap = new Bitmap();
+  #small: number[] = [];
+
+  add(bytes: Uint8Array | undefined | null): void {
+    if (!bytes || bytes.length === 0) return;
+    if (!isSmall(bytes)) {
+      scratch.deserialize(bytes, 'portable');
+      this.#bitmap.orInPlace(scratch);
+      return;
+    }
+    for (let k = 0; k < bytes.length >>> 2; k++) this.#small.push(smallIdAt(bytes, k));
+    if (this.#small.length >= 8192) this.#flush();
+  }
+
+  /** The union (the fold may go on after). */
+  result(): Bitmap {
+    this.#flush();
+    return this.#bitmap;
+  }
+
+  #flush(): void {
+    if (this.#small.length === 0) return;
+    this.#bitmap.addMany(this.#small);
+    this.#small = [];
+  }
 }

@@ -9,7 +9,7 @@
 // batch dirtied most pages of every table, and the tables grew half empty.) Readers see one
 // bitmap per key: the union of its chunks, which cover disjoint id ranges (docs/decisions/0006,
 // 0007).
-import { Bitmap, orPostings, postingsFrom } from '../bitmap/index.ts';
+import { PostingsUnion, postingsFrom, type Bitmap } from '../bitmap/index.ts';
 import type { Table } from '../store/index.ts';
 import { compareUtf8 } from '../words/index.ts';
 
@@ -34,13 +34,13 @@ export class PostingsTable<K extends unknown[]> {
    */
   docids(key: K, chunks = this.chunkCount()): Bitmap {
     if (chunks <= 1) return postingsFrom(this.raw.get([0, ...key]));
-    const out = new Bitmap();
+    const union = new PostingsUnion();
     const k: Chunked<K> = [0, ...key];
     for (let c = 0; c < chunks; c++) {
       k[0] = c;
-      orPostings(out, this.raw.get(k));
+      union.add(this.raw.get(k));
     }
-    return out;
+    return union.result();
   }
 
   /** True when `key` has documents (in one of the first `chunks` chunks). */
@@ -80,14 +80,14 @@ export class PostingsTable<K extends unknown[]> {
       let min = 0;
       for (let i = 1; i < heads.length; i++) if (compareKeys(heads[i]!.key, heads[min]!.key) < 0) min = i;
       const key = heads[min]!.key;
-      const ids = new Bitmap();
+      const union = new PostingsUnion();
       for (let i = 0; i < heads.length; ) {
         const h = heads[i]!;
         if (compareKeys(h.key, key) !== 0) {
           i++;
           continue;
         }
-        orPostings(ids, h.bytes);
+        union.add(h.bytes);
         const next = h.it.next();
         if (next.done) heads.splice(i, 1);
         else {
@@ -96,7 +96,7 @@ export class PostingsTable<K extends unknown[]> {
           i++;
         }
       }
-      yield [key, ids];
+      yield [key, union.result()];
     }
   }
 

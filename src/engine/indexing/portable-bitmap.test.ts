@@ -6,7 +6,7 @@
 //    union and come back from a native bitmap the same; portable values of one id still read
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Bitmap, SMALL_IDS, bitmapBytes, bitmapFrom, orPostings, postingsBytes, postingsFrom } from '../bitmap/index.ts';
+import { Bitmap, PostingsUnion, SMALL_IDS, bitmapBytes, bitmapFrom, postingsBytes, postingsFrom, smallBytes } from '../bitmap/index.ts';
 import { ByteScratch, encodePostings, encodeSortedIds } from './portable-bitmap.ts';
 import { rng } from '../random.fixtures.ts';
 
@@ -53,9 +53,11 @@ test('postings values: up to four ids raw, more as portable bytes; both decode a
     assert.equal(bytes.length, ids.length <= SMALL_IDS ? ids.length * 4 : Buffer.from(new Bitmap(ids).serialize('portable')).length);
     assert.deepEqual(postingsFrom(bytes).toArray(), ids);
     assert.deepEqual(Buffer.from(postingsBytes(new Bitmap(ids))), bytes);
-    const into = new Bitmap([1_000_000]);
-    orPostings(into, bytes);
-    assert.deepEqual(into.toArray(), [...ids, 1_000_000].sort((a, b) => a - b));
+    const union = new PostingsUnion();
+    union.add(bytes);
+    union.add(smallBytes([1_000_000]));
+    union.add(new Bitmap([3_000_000]).serialize('portable'));
+    assert.deepEqual(union.result().toArray(), [...ids, 1_000_000, 3_000_000].sort((a, b) => a - b));
   }
   // portable bytes written before (one id: 18 bytes) still read back
   assert.deepEqual(postingsFrom(new Bitmap([9]).serialize('portable')).toArray(), [9]);

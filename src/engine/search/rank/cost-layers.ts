@@ -81,19 +81,32 @@ class Layers {
         this.#layers[v]![k] = universe;
         continue;
       }
-      const layer = new Bitmap();
+      let layer: Bitmap | null = null;
       for (const e of backward ? graph.out[v]! : graph.into[v]!) {
         const edge = graph.edges[e]!;
         const other = this.#layers[backward ? edge.to : edge.from]!;
         for (const c of conds[e]!) {
           if (c.cost > k || c.docids.isEmpty) continue;
           const src = other[k - c.cost]!;
-          if (!src.isEmpty) layer.orInPlace(Bitmap.and(src, c.docids));
+          if (src.isEmpty) continue;
+          // the first part becomes the layer; later ones go through the scratch (no bitmap each)
+          if (layer === null) layer = Bitmap.and(src, c.docids);
+          else layer.orInPlace(intersect(src, c.docids));
         }
       }
-      this.#layers[v]![k] = layer;
+      this.#layers[v]![k] = layer ?? new Bitmap();
     }
   }
+}
+
+/** Holds an intersection until the next `intersect` call (most are folded at once and dropped). */
+const scratch = new Bitmap();
+
+/** a ∩ b in the shared scratch bitmap: valid until the next call. */
+function intersect(a: Bitmap, b: Bitmap): Bitmap {
+  scratch.copyFrom(a);
+  scratch.andInPlace(b);
+  return scratch;
 }
 
 /** The buckets of `universe` by path cost, cheapest first; documents on no path come last at `maxCost`. */
@@ -138,7 +151,7 @@ function narrowed(
     conds[e]!.forEach((c, ci) => {
       if (c.cost > cost || c.docids.isEmpty) return;
       for (let k = 0; k + c.cost <= cost; k++) {
-        const start = Bitmap.and(reach.at(edge.from, k), bucket);
+        const start = intersect(reach.at(edge.from, k), bucket);
         if (start.isEmpty) continue;
         start.andInPlace(c.docids);
         if (start.isEmpty || !start.intersects(back.at(edge.to, cost - c.cost - k))) continue;

@@ -6,7 +6,7 @@
 //   phrase        ∩ of word-pair-proximity-docids over the word pairs of each window of ≤ 3
 //                 words (a pair k words apart: proximity 1..k), stop words (`null`) skipped
 //   term subset   ∪ of the words and phrases of the kept typo groups
-import { Bitmap, orPostings, postingsFrom } from '../../bitmap/index.ts';
+import { Bitmap, PostingsUnion } from '../../bitmap/index.ts';
 import type { Index } from '../../index/index.ts';
 import type { PostingsTable } from '../../index/postings-table.ts';
 import type { PhraseWords, QueryTerm, WordDerivation, WordSets } from '../query/index.ts';
@@ -87,10 +87,10 @@ export class Resolver {
   /** Documents where some word starting with `prefix` follows `first` at exactly `proximity` positions. */
   pairPrefix(proximity: number, first: string, prefix: string): Bitmap {
     return this.#cache.get(`q${proximity}\u0000${first}\u0000${prefix}`, () => {
-      const out = new Bitmap();
       const table = this.#index.search.wordPairProximity;
-      for (const [, bytes] of table.values({ start: [proximity, first, prefix], end: [proximity, first, `${prefix}\uffff`] }, this.#chunks)) orPostings(out, bytes);
-      return out;
+      const union = new PostingsUnion();
+      for (const [, bytes] of table.values({ start: [proximity, first, prefix], end: [proximity, first, `${prefix}\uffff`] }, this.#chunks)) union.add(bytes);
+      return union.result();
     });
   }
 
@@ -185,14 +185,14 @@ export class Resolver {
         if (d.sets.words) normal.add(d.word);
         if (d.sets.exactWords) exact.add(d.word);
       }
-      const out = new Bitmap();
+      const union = new PostingsUnion();
       for (const [table, words] of [[this.#index.search.words, normal], [this.#index.search.exactWords, exact]] as const) {
         if (words.size === 0) continue;
         for (const [[word], bytes] of table.values({ start: [first], end: [last, MAX_KEY_NUMBER] }, this.#chunks)) {
-          if (words.has(word)) orPostings(out, bytes);
+          if (words.has(word)) union.add(bytes);
         }
       }
-      return out;
+      return union.result();
     });
   }
 
@@ -213,14 +213,16 @@ export class Resolver {
   /** Second key part → union over `words` (in key order) of (word, part)'s documents, over every chunk. */
   #byRange(table: PostingsTable<[string, number]>, words: readonly string[]): Map<number, Bitmap> {
     const wanted = new Set(words);
-    const map = new Map<number, Bitmap>();
+    const unions = new Map<number, PostingsUnion>();
     const range = { start: [words[0]!], end: [words[words.length - 1]!, MAX_KEY_NUMBER] };
     for (const [[word, part], bytes] of table.values(range, this.#chunks)) {
       if (!wanted.has(word)) continue;
-      const cur = map.get(part);
-      if (cur === undefined) map.set(part, postingsFrom(bytes));
-      else orPostings(cur, bytes);
+      let union = unions.get(part);
+      if (union === undefined) unions.set(part, (union = new PostingsUnion()));
+      union.add(bytes);
     }
+    const map = new Map<number, Bitmap>();
+    for (const [part, union] of unions) map.set(part, union.result());
     return map;
   }
 
