@@ -39,6 +39,8 @@ export function writeSlices(
   const written: WrittenWords = { words: new Uint8Array(words.length), exactWords: new Uint8Array(words.length) };
   // chunks each table held before this write: an entry of a later chunk is new (no read)
   const heldChunks = new Map<number, number>();
+  // per table, the highest chunk appended to so far in this write (-1: none)
+  const appended = new Map<number, { chunk: number }>();
   let postings = 0;
   for (const slice of slices) {
     // before the slice, which may take a while: what is already written
@@ -48,29 +50,35 @@ export function writeSlices(
     const table = tableOf(tables, name);
     let held = heldChunks.get(slice.table);
     if (held === undefined) heldChunks.set(slice.table, (held = table.chunkCount()));
+    let last = appended.get(slice.table);
+    if (last === undefined) appended.set(slice.table, (last = { chunk: -1 }));
     if (name === 'words' || name === 'exactWords') {
       const presence = written[name];
-      writeSlice(table.raw as RawTable, keyOf(name, words), slice, held, presence);
+      writeSlice(table.raw as RawTable, keyOf(name, words), slice, held, last, presence);
       // a word none of whose written chunks holds documents may hold some in other chunks
       for (let i = 0; i < slice.keyA.length; i++) {
         const w = slice.keyA[i]!;
         if (presence[w] === ABSENT && held > 0 && table.has([words[w]], held)) presence[w] = PRESENT;
       }
     } else {
-      writeSlice(table.raw as RawTable, keyOf(name, words), slice, held, null);
+      writeSlice(table.raw as RawTable, keyOf(name, words), slice, held, last, null);
     }
   }
   return written;
 }
 
-function writeSlice(table: RawTable, keyOf: (a: number, b: number, chunk: number) => unknown[], slice: FlushSlice, heldChunks: number, presence: Uint8Array | null): void {
+function writeSlice(
+  table: RawTable,
+  keyOf: (a: number, b: number, chunk: number) => unknown[],
+  slice: FlushSlice,
+  heldChunks: number,
+  appended: { chunk: number },
+  presence: Uint8Array | null,
+): void {
   const { keyA, keyB, chunk, bytes, byteEnd, removed, removedEnd } = slice;
   let b0 = 0;
   let r0 = 0;
   let previousWord = -1;
-  // entries of a chunk the table did not hold come in key order past its last key: appended, until
-  // one is refused (the write spans two new chunks, whose entries alternate)
-  let append = true;
   for (let i = 0; i < keyA.length; i++) {
     const b1 = byteEnd[i]!;
     const r1 = removedEnd[i]!;
@@ -85,10 +93,10 @@ function writeSlice(table: RawTable, keyOf: (a: number, b: number, chunk: number
       exists = b1 > b0;
       if (exists) {
         const value = bytes.subarray(b0, b1);
-        if (!(append && c >= heldChunks && table.tryAppend(key, value))) {
-          if (c >= heldChunks) append = false;
-          table.put(key, value);
-        }
+        // an entry of a chunk the table did not hold sorts past every key there, unless a higher
+        // chunk was appended to already (a write spanning two new chunks: their entries alternate)
+        if (c >= heldChunks && c >= appended.chunk && table.tryAppend(key, value)) appended.chunk = c;
+        else table.put(key, value);
       }
     } else {
       const after = combinePostings(before, bytes.subarray(b0, b1), removed.subarray(r0, r1));
