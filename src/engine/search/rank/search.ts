@@ -151,7 +151,10 @@ export function keywordSearch(index: Index, sets: SharedReads, req: KeywordReque
   const legacyAttribute = setup.rankingRules.includes('attribute');
   if (parsed.terms.length === 0) return { ...placeholderSearch(universe, sets, req, setup), placeholder: true, located: [], legacyAttribute };
 
-  const source = { words: sets.words, exactWords: sets.exactWords, pairCount: (l: string, r: string) => resolver.pair(1, l, r).size };
+  // a pair is indexed only between indexed words: most splits of a word are not, and read nothing
+  const indexed = (w: string) => sets.words.has(w) || sets.exactWords.has(w);
+  const pairCount = (l: string, r: string) => (indexed(l) && indexed(r) ? resolver.pair(1, l, r).size : 0);
+  const source = { words: sets.words, exactWords: sets.exactWords, pairCount };
   const terms = deriveTerms(parsed, setup.query, source);
   const graph = rankGraphOf(buildQueryGraph(terms), terms.terms.length);
   const ctx: RuleContext = {
