@@ -1,4 +1,4 @@
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -7,9 +7,15 @@ import { parseCli, type CliOutcome, type Options } from './index.ts';
 
 const GIB = 1024 ** 3;
 
-/** A fresh directory holding `config.toml` (or another name) with `content`. */
+const made: string[] = [];
+after(() => {
+  for (const dir of made) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+/** A fresh directory holding `config.toml` (or another name) with `content` (removed after the file's tests). */
 function dirWith(content: string | null, name = 'config.toml'): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'muninn-cli-config-'));
+  made.push(dir);
   if (content !== null) fs.writeFileSync(path.join(dir, name), content);
   return dir;
 }

@@ -1,4 +1,4 @@
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -6,6 +6,7 @@ import path from 'node:path';
 import { generateMasterKey, parseCli, type CliOutcome } from './index.ts';
 
 const cwd = fs.mkdtempSync(path.join(os.tmpdir(), 'muninn-cli-key-'));
+after(() => fs.rmSync(cwd, { recursive: true, force: true }));
 const SUGGESTION = /\n\nWe generated a new secure master key for you \(you can safely use this token\):\n>> --master-key [A-Za-z0-9_-]{43} <<\n$/;
 
 function run(argv: string[], env: Record<string, string | undefined> = {}): CliOutcome {

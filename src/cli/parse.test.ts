@@ -1,4 +1,4 @@
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -11,6 +11,7 @@ const KEY = 'a-long-enough-master-key';
 
 // An empty working directory, so that no stray ./config.toml is picked up.
 const emptyCwd = fs.mkdtempSync(path.join(os.tmpdir(), 'muninn-cli-parse-'));
+after(() => fs.rmSync(emptyCwd, { recursive: true, force: true }));
 
 function run(argv: string[], env: Record<string, string | undefined> = {}, extra: { cwd?: string; totalMemory?: number; cpuCount?: number } = {}): CliOutcome {
   return parseCli({ argv, env, cwd: extra.cwd ?? emptyCwd, totalMemory: extra.totalMemory ?? 12 * GIB, cpuCount: extra.cpuCount ?? 8 });

@@ -5,7 +5,7 @@
 //  2. a switch set to false, and the options Muninn acts on, pass;
 //  3. half-configured TLS (one of certificate/key, a TLS-only option without both, --ssl-require-auth
 //     without --ssl-auth-path) is refused.
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -13,6 +13,10 @@ import path from 'node:path';
 import { checkSupport, parseCli, type CliOutcome } from './index.ts';
 
 const emptyCwd = fs.mkdtempSync(path.join(os.tmpdir(), 'muninn-cli-support-'));
+const made: string[] = [emptyCwd];
+after(() => {
+  for (const dir of made) fs.rmSync(dir, { recursive: true, force: true });
+});
 
 function launch(argv: string[], env: Record<string, string> = {}, cwd = emptyCwd): CliOutcome {
   return checkSupport(parseCli({ argv, env, cwd, totalMemory: 8 * 1024 ** 3, cpuCount: 4 }));
@@ -55,6 +59,7 @@ test('options Muninn cannot act on yet stop the start, naming the option', () =>
 
 test('a refused option set in config.toml is named by its key', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'muninn-cli-support-file-'));
+  made.push(dir);
   fs.writeFileSync(path.join(dir, 'config.toml'), 'schedule_snapshot = 600\n');
   assert.match(refused([], {}, dir), /^Error: `schedule_snapshot` \(in the ".*config\.toml" configuration file\) is not supported yet/);
   // As in Meilisearch, import_dump has no effect in the file: it is not refused either.

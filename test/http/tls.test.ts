@@ -33,10 +33,16 @@ interface Client {
 
 async function startTls(args: string[]): Promise<RunningServer & { dbPath: string }> {
   const dbPath = fs.mkdtempSync(path.join(os.tmpdir(), 'muninn-tls-db-'));
-  const outcome = checkSupport(parseCli({ argv: ['--db-path', dbPath, '--http-addr', '127.0.0.1:0', '--log-level', 'OFF', ...args], env: {}, cwd: dbPath }));
-  if (outcome.kind !== 'run') throw new Error(outcome.stderr);
-  const server = await startServer(outcome.options, () => {});
-  return Object.assign(server, { dbPath });
+  try {
+    const outcome = checkSupport(parseCli({ argv: ['--db-path', dbPath, '--http-addr', '127.0.0.1:0', '--log-level', 'OFF', ...args], env: {}, cwd: dbPath }));
+    if (outcome.kind !== 'run') throw new Error(outcome.stderr);
+    const server = await startServer(outcome.options, () => {});
+    return Object.assign(server, { dbPath });
+  } catch (err) {
+    // a refused start leaves nothing behind either
+    fs.rmSync(dbPath, { recursive: true, force: true });
+    throw err;
+  }
 }
 
 async function stop(server: RunningServer & { dbPath: string }): Promise<void> {
