@@ -1,6 +1,7 @@
 // A search table of postings (key → documents) stored in chunks of the id space, chunk first:
 //
-//   (chunk, key…) → portable roaring bitmap of the key's ids whose `id >>> bits` is `chunk`
+//   (chunk, key…) → the key's ids whose `id >>> bits` is `chunk` (up to 4 as raw u32s, more as a
+//                   portable roaring bitmap: engine/bitmap `postingsFrom`)
 //
 // Internal ids are dense and new documents take the highest free ones, so a batch of new
 // documents writes into the last chunk of the table, which sits at the end of the B-tree: its
