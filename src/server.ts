@@ -1,5 +1,7 @@
 // Starts a Muninn server from parsed options: opens the instance, builds the HTTP app, listens.
+import os from 'node:os';
 import type { FastifyInstance } from 'fastify';
+import { SearchPool } from './api/search/pool.ts';
 import { splitHttpAddr, type Options } from './cli/index.ts';
 import { buildApp } from './http/app.ts';
 import { collectGarbage, whenQuiet } from './idle-release.ts';
@@ -10,6 +12,8 @@ import type { Log } from './logger.ts';
 export interface RunningServer {
   instance: Instance;
   app: FastifyInstance;
+  /** the threads searches run on besides the HTTP thread */
+  searchPool: SearchPool;
   /** the base URL clients use (`https://…` with TLS) */
   url: string;
   close(): Promise<void>;
@@ -48,6 +52,16 @@ export function httpsOf(options: Options): HttpsSetup | null {
   });
 }
 
+/**
+ * Search threads beside the HTTP thread: one per core but the one the HTTP thread searches on
+ * (`MUNINN_SEARCH_THREADS` sets another number; 0 keeps every search on the HTTP thread).
+ */
+export function searchThreads(env: NodeJS.ProcessEnv): number {
+  const set = env.MUNINN_SEARCH_THREADS;
+  if (set !== undefined && /^\d+$/.test(set.trim())) return Number(set.trim());
+  return Math.max(0, os.availableParallelism() - 1);
+}
+
 const REQUEST_LEVELS = new Set(['INFO', 'DEBUG', 'TRACE']);
 /** ms without a request or a batch after which the server releases memory */
 const QUIET_MS = 5_000;
@@ -57,8 +71,14 @@ export async function startServer(options: Options, log: Log): Promise<RunningSe
   // TLS files are checked before the database is opened: a typo in a path should not touch the data.
   const https = httpsOf(options);
   const instance = await Instance.open(instanceOptions(options, (level, message) => log({ level, target: 'muninn::instance', message })));
+  const searchPool = new SearchPool({
+    size: searchThreads(process.env),
+    indexesDir: instance.dataDir.indexes,
+    log: (message) => log({ level: 'error', target: 'muninn::search', message }),
+  });
   try {
     const app = await buildApp({
+      searchPool,
       instance,
       payloadSizeLimit: options.httpPayloadSizeLimit,
       ...(https ? { https } : {}),
@@ -70,13 +90,15 @@ export async function startServer(options: Options, log: Log): Promise<RunningSe
     const quiet = whenQuiet(
       QUIET_MS,
       async () => {
-        await instance.indexes.closeAll();
+        await Promise.all([instance.indexes.closeAll(), searchPool.stop()]);
         collectGarbage();
       },
       (err) => log({ level: 'error', target: 'muninn::server', message: `releasing memory: ${String(err)}` }),
     );
     app.server.on('request', (_req, res) => res.once('finish', quiet.activity));
     instance.scheduler.on('finished', quiet.activity);
+    // the search threads let go of indexes the batch deleted or swapped away, as this thread does
+    instance.scheduler.on('finished', () => searchPool.keepOnly(instance.queue.indexUids().map((uid) => instance.queue.indexUuid(uid)!)));
     instance.scheduler.on('retired', quiet.activity);
     const { host, port } = splitHttpAddr(options.httpAddr);
     await app.listen({ host, port });
@@ -88,14 +110,17 @@ export async function startServer(options: Options, log: Log): Promise<RunningSe
     return {
       instance,
       app,
+      searchPool,
       url,
       close: async () => {
         quiet.stop();
         await app.close();
+        await searchPool.stop();
         await instance.close();
       },
     };
   } catch (err) {
+    await searchPool.stop();
     await instance.close();
     throw err;
   }

@@ -4,6 +4,7 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Duplex } from 'node:stream';
 import { ApiError, toApiError } from '../api/errors/index.ts';
+import type { SearchPool } from '../api/search/pool.ts';
 import type { Instance } from '../instance/index.ts';
 import { authenticate } from './auth-hook.ts';
 import type { HttpContext } from './context.ts';
@@ -30,6 +31,8 @@ export interface AppOptions {
   log?: (record: HttpLogRecord) => void;
   /** one INFO line per request (default true with `log`; false spares the per-request hook) */
   logRequests?: boolean;
+  /** search threads beside the HTTP thread (none: searches run on it); the caller owns it */
+  searchPool?: SearchPool;
 }
 
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
@@ -46,6 +49,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     instance: opts.instance,
     payloadLimit: opts.payloadSizeLimit,
     payloadLimitText: formatByteSize(opts.payloadSizeLimit),
+    searchPool: opts.searchPool ?? null,
   };
 
   app.removeAllContentTypeParsers();

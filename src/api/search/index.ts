@@ -20,7 +20,7 @@ export {
 export {
   parseMultiSearchBody, MULTI_QUERY_FIELDS, type Federation, type FederationOptions, type MultiQuery, type MultiSearchRequest,
 } from './multi-query.ts';
-export { executeMultiSearch, fuseFilters, type MultiSearchContext, type SearchAuthorizer, type SearchRule } from './multi-search.ts';
+export { authorizeQueries, executeMultiSearch, fuseFilters, runMultiSearch, type MultiSearchContext, type SearchAuthorizer, type SearchRule } from './multi-search.ts';
 export { indexSearchState, type IndexSearchState } from './state.ts';
 export { checkFacets, computeFacets, facetFields, searchFacets, type ComputedFacets, type FacetField } from './facets.ts';
 export type { FacetValues } from './facets-values.ts';

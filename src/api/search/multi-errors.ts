@@ -4,7 +4,7 @@ import { ApiError, toApiError, type ErrorCode } from '../errors/index.ts';
 import { indexNotFound } from '../indexes/index.ts';
 
 /** An ApiError whose HTTP status is not its code's usual one. */
-class StatusError extends ApiError {
+export class StatusError extends ApiError {
   readonly #status: number;
 
   constructor(code: ErrorCode, message: string, status: number) {

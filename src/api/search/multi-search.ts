@@ -34,9 +34,19 @@ export interface MultiSearchContext {
 
 /** Runs a parsed multi-search request; throws the first failing query's error. */
 export function executeMultiSearch(req: MultiSearchRequest, ctx: MultiSearchContext): Record<string, unknown> {
+  return runMultiSearch(authorizeQueries(req, ctx.authorize), ctx);
+}
+
+/** The request's queries as the key's search rules allow them (403 at the first index not allowed). */
+export function authorizeQueries(req: MultiSearchRequest, authorize: SearchAuthorizer | undefined): MultiSearchRequest {
+  return { ...req, queries: req.queries.map((q, i) => insideQuery(i, () => applySearchRule(q, authorize))) };
+}
+
+/** Runs authorized queries (`authorizeQueries`): the part of a multi-search that reads the indexes. */
+export function runMultiSearch(req: MultiSearchRequest, ctx: Omit<MultiSearchContext, 'authorize'>): Record<string, unknown> {
   const started = performance.now();
   const requestUid = uuidV7();
-  const queries = req.queries.map((q, i) => insideQuery(i, () => applySearchRule(q, ctx.authorize)));
+  const queries = req.queries;
   if (req.federation !== null) {
     return federatedSearch(queries, req.federation, {
       index: (uid) => ctx.index(uid),

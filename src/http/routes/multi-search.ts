@@ -1,20 +1,31 @@
 // POST /multi-search (multi-search.md): the body parsed and run in api/search; this route only
 // turns the request's authorization into the per-query search rule.
 import type { FastifyInstance } from 'fastify';
-import { executeMultiSearch, parseMultiSearchBody, wantsMetadata } from '../../api/search/index.ts';
+import { authorizeQueries, parseMultiSearchBody, runMultiSearch, wantsMetadata, type MultiSearchRequest } from '../../api/search/index.ts';
 import { authorizeSearch } from '../../auth/index.ts';
-import type { HttpContext } from '../context.ts';
+import { sendJsonText, type HttpContext } from '../context.ts';
 import { readJson } from '../body.ts';
 
 export function registerMultiSearchRoutes(app: FastifyInstance, ctx: HttpContext): void {
   // action `search` for any index; each query's index is checked by `searchRules` (auth-keys.md §6)
-  app.post('/multi-search', { config: { auth: { action: 'search' } } }, async (req) => {
+  app.post('/multi-search', { config: { auth: { action: 'search' } } }, async (req, reply) => {
     const body = await readJson(req, { limit: ctx.payloadLimit, limitText: ctx.payloadLimitText });
-    return executeMultiSearch(parseMultiSearchBody(body), {
-      index: (uid) => ctx.instance.indexes.get(uid),
-      authorize: (uid) => authorizeSearch(req.auth, uid),
-      metadata: wantsMetadata(req.headers['meili-include-metadata'] as string | undefined),
-      features: ctx.instance.features.get(),
-    });
+    // the key's rules apply here; the searches run on a free search thread (api/search/pool.ts) or here
+    const request = authorizeQueries(parseMultiSearchBody(body), (uid) => authorizeSearch(req.auth, uid));
+    const metadata = wantsMetadata(req.headers['meili-include-metadata'] as string | undefined);
+    const features = ctx.instance.features.get();
+    const elsewhere = ctx.searchPool?.search({ kind: 'multi', uuids: indexUuids(ctx, request), request, metadata, features }) ?? null;
+    if (elsewhere === null) return runMultiSearch(request, { index: (uid) => ctx.instance.indexes.get(uid), metadata, features });
+    return elsewhere.then((json) => sendJsonText(reply, json));
   });
+}
+
+/** The directory of each existing index the queries name. */
+function indexUuids(ctx: HttpContext, request: MultiSearchRequest): Record<string, string> {
+  const uuids: Record<string, string> = Object.create(null);
+  for (const q of request.queries) {
+    const uuid = ctx.instance.queue.indexUuid(q.indexUid);
+    if (uuid !== undefined) uuids[q.indexUid] = uuid;
+  }
+  return uuids;
 }

@@ -1,30 +1,35 @@
 // GET / POST /indexes/:indexUid/search (search.md): parameters parsed here, the search itself
 // in api/search/execute.ts.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { executeSearch, fuseFilters, parseSearchBody, parseSearchParams, wantsMetadata, type SearchQuery } from '../../api/search/index.ts';
-import type { HttpContext } from '../context.ts';
+import { sendJsonText, type HttpContext } from '../context.ts';
 import { readJson } from '../body.ts';
 import { indexParam, query, requireIndex } from './indexes.ts';
 
 export function registerSearchRoutes(app: FastifyInstance, ctx: HttpContext): void {
   const auth = { config: { auth: { action: 'search', indexParam: 'indexUid' } } };
 
-  const search = (req: FastifyRequest, q: SearchQuery) => {
+  const search = (req: FastifyRequest, reply: FastifyReply, q: SearchQuery) => {
     const uid = indexParam(req);
     const index = requireIndex(ctx, uid);
     // a tenant token's filter for this index is ANDed with the query's (auth-keys.md §7), never dropped
     const ruleFilter = req.auth.searchRuleFilter(uid);
     if (ruleFilter !== null) q = { ...q, filter: fuseFilters(q.filter, ruleFilter) };
-    return executeSearch(index, uid, q, {
+    const options = {
       metadata: wantsMetadata(req.headers['meili-include-metadata'] as string | undefined),
       features: ctx.instance.features.get(),
-    });
+    };
+    // on a free search thread when there is one (api/search/pool.ts), here otherwise
+    const uuid = ctx.searchPool !== null ? ctx.instance.queue.indexUuid(uid) : undefined;
+    const elsewhere = uuid !== undefined ? ctx.searchPool!.search({ kind: 'search', uuid, uid, query: q, options }) : null;
+    if (elsewhere === null) return executeSearch(index, uid, q, options);
+    return elsewhere.then((body) => sendJsonText(reply, body));
   };
 
-  app.get('/indexes/:indexUid/search', auth, async (req) => search(req, parseSearchParams(query(req))));
+  app.get('/indexes/:indexUid/search', auth, async (req, reply) => search(req, reply, parseSearchParams(query(req))));
   // the body is checked before the index uid, as Meilisearch's extractors do
-  app.post('/indexes/:indexUid/search', auth, async (req) => {
+  app.post('/indexes/:indexUid/search', auth, async (req, reply) => {
     const body = await readJson(req, { limit: ctx.payloadLimit, limitText: ctx.payloadLimitText });
-    return search(req, parseSearchBody(body));
+    return search(req, reply, parseSearchBody(body));
   });
 }
