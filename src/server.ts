@@ -53,13 +53,15 @@ export function httpsOf(options: Options): HttpsSetup | null {
 }
 
 /**
- * Search threads beside the HTTP thread: one per core but the one the HTTP thread searches on
- * (`MUNINN_SEARCH_THREADS` sets another number; 0 keeps every search on the HTTP thread).
+ * Search threads beside the HTTP thread: none below 4 cores, else one per core but two (the HTTP
+ * thread and indexing keep theirs). On 2 cores, with the client on the same machine, a thread cost
+ * 0.26 ms per search at one client and a quarter of the throughput at four (decision 0008).
+ * `MUNINN_SEARCH_THREADS` sets another number (0: every search on the HTTP thread).
  */
-export function searchThreads(env: NodeJS.ProcessEnv): number {
+export function searchThreads(env: NodeJS.ProcessEnv, cores = os.availableParallelism()): number {
   const set = env.MUNINN_SEARCH_THREADS;
   if (set !== undefined && /^\d+$/.test(set.trim())) return Number(set.trim());
-  return Math.max(0, os.availableParallelism() - 1);
+  return cores < 4 ? 0 : cores - 2;
 }
 
 const REQUEST_LEVELS = new Set(['INFO', 'DEBUG', 'TRACE']);
