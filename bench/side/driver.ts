@@ -5,6 +5,8 @@
 //      tasks and batch progress until all tasks are final ─► documents counted ─► RSS, disk
 //   ─► per set: warm-up, 1-client pass (every body once: latencies, top 10 kept),
 //      4-client pass (every body once, cycled up to C4_MIN, 4 async loops, keep-alive) ─► RSS peak
+//   ─► with `duringIngest`: one client loops over the set's bodies for 5 s on the idle server, then
+//      again while the set's index is ingested again into `<uid>-again` (latencies while indexing)
 //
 // Memory comes from /proc/<pid>/status: VmRSS now, VmHWM (the kernel's peak, never reset here).
 import os from 'node:os';
@@ -23,6 +25,8 @@ const CLIENTS = 4;
 const C4_MIN = 200;
 /** wall-clock cap of the 4-client pass */
 const C4_BUDGET_MS = 30_000;
+/** duration of the idle loop measured before a search-during-ingest loop */
+const IDLE_LOOP_MS = 5_000;
 
 export interface DriverInput {
   engine: string;
@@ -126,6 +130,7 @@ async function measure(input: DriverInput, run: EngineRun, report: Report): Prom
   report('disk.after_ingest_allocated', toMB(disk.allocatedBytes), 'MB');
 
   // search
+  const idleP99 = new Map<string, number>();
   for (const set of spec.sets) {
     const ix = spec.indexes.find((i) => i.uid === set.index);
     if (!ix) throw new Error(`set ${set.name}: no index ${set.index}`);
@@ -145,13 +150,84 @@ async function measure(input: DriverInput, run: EngineRun, report: Report): Prom
     report(`${set.name}.p50`, percentile(lat, 50), 'ms');
     report(`${set.name}.p95`, percentile(lat, 95), 'ms');
     report(`${set.name}.p99`, percentile(lat, 99), 'ms');
+    idleP99.set(set.name, percentile(lat, 99));
     const c4 = await concurrentPass(search, bodies);
     report(`${set.name}.qps_c4`, c4.done / (c4.wallMs / 1000), 'q/s');
     report(`${set.name}.zero_hits`, top10.filter((ids) => ids.length === 0).length / top10.length, 'x');
   }
+  if (spec.duringIngest) await searchDuringIngest(input, spec.duringIngest.set, { request, wait, enqueue, report, idleP99 });
   const end = mem();
   report('rss.after_search', toMB((end?.vmRSS ?? 0) * 1024), 'MB');
   report('rss.peak', toMB((end?.vmHWM ?? 0) * 1024), 'MB');
+}
+
+interface DuringIngestTools {
+  request: Request;
+  wait: ReturnType<typeof makeWaitForTask>;
+  enqueue(what: string, method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<number>;
+  report: Report;
+  idleP99: Map<string, number>;
+}
+
+/** One client searching the set's index in a loop while its payloads are ingested again into a copy. */
+async function searchDuringIngest(input: DriverInput, setName: string, t: DuringIngestTools): Promise<void> {
+  const set = input.spec.sets.find((s) => s.name === setName);
+  const ix = set && input.spec.indexes.find((i) => i.uid === set.index);
+  if (!set || !ix) throw new Error(`duringIngest: no set ${setName} or its index`);
+  const copy = `${ix.uid}-again`;
+  for (const [what, method, path, body] of [
+    [`POST /indexes ${copy}`, 'POST', '/indexes', { uid: copy, primaryKey: ix.primaryKey }],
+    [`PATCH /indexes/${copy}/settings`, 'PATCH', `/indexes/${copy}/settings`, ix.settings],
+  ] as const) {
+    const task = await t.wait(await t.enqueue(what, method, path, body));
+    if (task.status !== 'succeeded') throw new Error(`${what}: task ${task.uid} ${task.status}: ${JSON.stringify(task.error)}`);
+  }
+  const bodies = input.maxQueries ? set.bodies.slice(0, input.maxQueries) : set.bodies;
+  const search = searcher(t.request, set, ix.primaryKey);
+  // the baseline: the same loop on the idle server (its bodies repeat, as they will while indexing,
+  // so caches are as warm in both)
+  const idle: number[] = [];
+  const idleStart = nowMs();
+  for (let k = 0; nowMs() - idleStart < IDLE_LOOP_MS; k++) {
+    const s = nowMs();
+    await search(bodies[k % bodies.length]!);
+    idle.push(nowMs() - s);
+  }
+  const watcher = new IngestWatcher(t.request, nowMs());
+  let ingesting = true;
+  const watching = watcher.run().finally(() => (ingesting = false));
+  watching.catch(() => {});
+  const lat: number[] = [];
+  const loop = (async () => {
+    for (let k = 0; ingesting; k++) {
+      const s = nowMs();
+      await search(bodies[k % bodies.length]!);
+      lat.push(nowMs() - s);
+    }
+  })();
+  try {
+    const path = `/indexes/${copy}/documents?primaryKey=${encodeURIComponent(ix.primaryKey)}`;
+    for (const payload of input.payloads.get(ix.uid) ?? []) {
+      watcher.add(await t.enqueue(`POST ${path}`, 'POST', path, payload, { 'Content-Type': 'application/x-ndjson' }));
+    }
+  } catch (err) {
+    watcher.abort();
+    throw err;
+  }
+  watcher.sent();
+  const ingest = await watching;
+  await loop;
+  if (ingest.failed.length > 0) throw new Error(`ingest during search: task ${ingest.failed[0]!.uid} ${ingest.failed[0]!.status}`);
+  const p99 = percentile(lat, 99);
+  t.report(`${set.name}.loop_idle.p50`, percentile(idle, 50), 'ms');
+  t.report(`${set.name}.loop_idle.p99`, percentile(idle, 99), 'ms');
+  t.report(`${set.name}.during_ingest.queries`, lat.length, 'queries');
+  t.report(`${set.name}.during_ingest.p50`, percentile(lat, 50), 'ms');
+  t.report(`${set.name}.during_ingest.p95`, percentile(lat, 95), 'ms');
+  t.report(`${set.name}.during_ingest.p99`, p99, 'ms');
+  t.report(`${set.name}.during_ingest.p99_vs_loop_idle`, p99 / percentile(idle, 99), 'x');
+  t.report(`${set.name}.during_ingest.p99_vs_first_pass`, p99 / (t.idleP99.get(set.name) ?? p99), 'x');
+  t.report(`${set.name}.during_ingest.ingest_time`, ingest.doneMs / 1000, 's');
 }
 
 /** A search of the set's index that returns the ids of the first 10 hits. */

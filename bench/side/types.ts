@@ -29,6 +29,12 @@ export interface SideSpec {
   label: string;
   indexes: SideIndex[];
   sets: SideSet[];
+  /**
+   * After the search passes: the set's index is ingested again, into a second index with the same
+   * settings, while one client sends the set's bodies to the first one in a loop (search latency
+   * while indexing, against the idle pass).
+   */
+  duringIngest?: { set: string };
 }
 
 export interface SideOptions {

@@ -43,6 +43,7 @@ export const sideCities: SideWorkload = {
           { name: 'geo-radius+sort', description: '200 random points near cities: _geoRadius 10/100 km + _geoPoint asc, q ""', index: uid, bodies: geo },
           { name: 'prefix+filter+facets', description: '300 name prefixes, population >= half the source city, facets country + featureCode', index: uid, bodies: filtered },
         ],
+        duringIngest: { set: 'names' },
       },
     ];
   },
