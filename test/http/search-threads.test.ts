@@ -1,8 +1,8 @@
 // Searches on the search threads (api/search/pool.ts) answer exactly what the HTTP thread would.
 // Properties checked:
-// 1. concurrent searches, some on the threads and some on the HTTP thread, give the response the
-//    engine gives when called directly (hits, counts, facets, formatting), request uid and time aside
-//    and of multi-search, independent and federated
+// 1. concurrent searches and multi-searches (independent and federated), some on the threads and
+//    some on the HTTP thread, give the response the engine gives when called directly (hits, counts,
+//    facets, formatting), request uid and time aside
 // 2. errors raised on a thread keep their code, status and message
 // 3. an index deleted and created again under the same uid is searched afresh (a thread keeps no
 //    handle of the old one); writes are seen by the next search
