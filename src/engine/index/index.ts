@@ -17,6 +17,7 @@ import {
 } from './layout.ts';
 import { WordSet } from '../words/index.ts';
 import { CHUNK_BITS, POSTINGS_LAYOUT, PostingsTable } from './postings-table.ts';
+import { PREFIX_LENGTH } from './prefix-keys.ts';
 import { openFacetTables, type FacetTables } from './facet-layout.ts';
 import { countsInDistribution } from './fields.ts';
 import { setKey } from '../json.ts';
@@ -80,7 +81,7 @@ export class Index {
    * Opens the index stored in `dir`; `create` writes a fresh one when none is there (tests may
    * pick a smaller chunk width for the search postings).
    */
-  static open(dir: string, create?: { primaryKey: string | null; now: number; postingsChunkBits?: number }): Index {
+  static open(dir: string, create?: { primaryKey: string | null; now: number; postingsChunkBits?: number; prefixLength?: number }): Index {
     const index = new Index(Env.open(dir));
     if (create && index.main.get('meta') === undefined) {
       index.env.write(() => {
@@ -88,6 +89,7 @@ export class Index {
         index.setMain('generation', 0);
         index.setMain('postingsChunkBits', create.postingsChunkBits ?? CHUNK_BITS);
         index.setMain('postingsLayout', POSTINGS_LAYOUT);
+        index.setMain('prefixPostings', create.prefixLength ?? PREFIX_LENGTH);
       });
     }
     return index;
@@ -126,6 +128,11 @@ export class Index {
    */
   searchLayoutCurrent(): boolean {
     return this.postingsChunkBits() !== undefined && this.getMain('postingsLayout') === POSTINGS_LAYOUT;
+  }
+
+  /** Longest prefix (characters) whose postings the word, field and position tables hold (0: none). */
+  prefixPostings(): number {
+    return this.getMain('prefixPostings') ?? 0;
   }
 
   /** How many chunks the search postings may use (1: every key is one read). */

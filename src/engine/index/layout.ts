@@ -39,6 +39,11 @@ export interface MainValues {
   postingsChunkBits: number;
   /** key layout of the search postings (`POSTINGS_LAYOUT`); absent: the chunk last (rebuilt) */
   postingsLayout: number;
+  /**
+   * prefixes of 1 to this many characters have postings in the word, field and position tables,
+   * under `\u0001prefix` (indexing/search-data.ts `prefixKey`); absent: none (a prefix reads its words)
+   */
+  prefixPostings: number;
   /** chunks the postings may use: (highest id in use >>> postingsChunkBits) + 1 */
   postingsChunks: number;
   /** outcomes of the tasks of the last batch applied, by task uid (makes a replayed batch idempotent) */

@@ -16,12 +16,18 @@ export interface SearchConfig {
   separatorTokens: readonly string[];
   nonSeparatorTokens: readonly string[];
   dictionary: readonly string[];
+  /**
+   * Words' prefixes of 1 to this many characters are indexed too, as pseudo-words (`prefixKey`):
+   * set by the search writer from the index (main `prefixPostings`), not by the settings; absent: none.
+   */
+  prefixLength?: number;
 }
 
 /** Field matchers and tokenizer, as extraction uses them. */
 export interface CompiledSearchConfig {
   fields: SearchableFields;
   tokenizer: Tokenizer;
+  prefixLength: number;
 }
 
 /** True when `rule` covers `path`: the path itself or a field nested below it. */
@@ -62,6 +68,7 @@ export function compileSearchConfig(config: SearchConfig): CompiledSearchConfig 
       nonSeparatorTokens: config.nonSeparatorTokens,
       dictionary: config.dictionary,
     }),
+    prefixLength: config.prefixLength ?? 0,
   };
 }
 

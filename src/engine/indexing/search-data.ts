@@ -15,6 +15,7 @@
 //   counts   [field, word count]                     fields of at most 30 words
 //
 // A record may list a (word, field) or a pair twice; deltas drop repeats of one document.
+import { prefixKey } from '../index/prefix-keys.ts';
 import type { Tokenizer } from '../tokenizer/index.ts';
 
 /** Which fields are searchable, and which only match exactly (typoTolerance.disableOnAttributes). */
@@ -121,6 +122,8 @@ export class SearchDataExtractor {
   readonly #words: Interner;
   readonly #fieldIds: Interner;
   readonly #byWord: boolean;
+  /** longest prefix indexed as a pseudo-word (0: none) */
+  readonly #prefixLength: number;
   #root = this.#state('', false);
   #cachedPaths = 0;
   #serial = 0;
@@ -139,12 +142,13 @@ export class SearchDataExtractor {
   #seqWords = new Int32Array(256);
   #seqPositions = new Int32Array(256);
 
-  constructor(config: { fields: SearchableFields; tokenizer: Tokenizer }, words: Interner, fields: Interner) {
+  constructor(config: { fields: SearchableFields; tokenizer: Tokenizer; prefixLength?: number }, words: Interner, fields: Interner) {
     this.#fields = config.fields;
     this.#tokenizer = config.tokenizer;
     this.#words = words;
     this.#fieldIds = fields;
     this.#byWord = config.fields.proximity === 'byWord';
+    this.#prefixLength = config.prefixLength ?? 0;
   }
 
   /** The record of `doc` (valid until the next call). */
@@ -233,6 +237,7 @@ export class SearchDataExtractor {
     const numbersExact = !exactField && this.#fields.numbersExact;
     const ref = field.ref;
     const interner = this.#words;
+    const prefixLength = this.#prefixLength;
     let n = 0;
     if (tokens.length > this.#seqWords.length) {
       this.#seqWords = new Int32Array(tokens.length * 2);
@@ -249,6 +254,7 @@ export class SearchDataExtractor {
       const exact = exactField || (numbersExact && NUMERIC.test(t.word));
       const word = interner.id(t.word);
       this.#occurrence(word, exact, ref, position);
+      if (prefixLength > 0) this.#prefixes(t.word, ref, position, prefixLength);
       seqWords[n] = word;
       seqPositions[n] = position;
       n++;
@@ -282,6 +288,15 @@ export class SearchDataExtractor {
     if (this.#entryLastField[entry] !== field) {
       this.#entryLastField[entry] = field;
       this.#links.push2(entry, field);
+    }
+  }
+
+  /** The word's prefixes of 1 to `max` characters, shorter than the word or equal, as pseudo-words of the normal set. */
+  #prefixes(word: string, field: number, position: number, max: number): void {
+    let end = 0;
+    for (let k = 1; k <= max && end < word.length; k++) {
+      end += word.codePointAt(end)! > 0xffff ? 2 : 1;
+      this.#occurrence(this.#words.id(prefixKey(word.slice(0, end))), false, field, position);
     }
   }
 

@@ -16,6 +16,7 @@ import type { Bitmap } from '../bitmap/index.ts';
 import { CHUNK_BITS, POSTINGS_LAYOUT } from '../index/postings-table.ts';
 import { compareUtf8, WordSet } from '../words/index.ts';
 import { compileSearchConfig, type CompiledSearchConfig, type SearchConfig } from './search-config.ts';
+import { isPrefixKey, PREFIX_LENGTH } from '../index/prefix-keys.ts';
 import { SearchDataExtractor, type RecordSource } from './search-data.ts';
 import { SearchDelta, WordDict, type RecordMaps, type SearchChunk } from './search-delta.ts';
 import { flushRequest, prepareSlices, requestPostings, type FlushRequest, type FlushSlice } from './flush-prepare.ts';
@@ -80,9 +81,15 @@ export class SearchIndexWriter {
     this.#checkEvery = opts.checkEvery ?? CHECK_EVERY;
     this.#prepare = opts.prepare ?? null;
     this.#chunkBits = index.postingsChunkBits() ?? CHUNK_BITS;
-    this.#config = config;
-    this.#compiled = compileSearchConfig(config);
+    this.#config = this.#withPrefixes(config);
+    this.#compiled = compileSearchConfig(this.#config);
     this.#extractor = this.#newExtractor();
+  }
+
+  /** `config` with the prefix length the index's tables hold (main `prefixPostings`). */
+  #withPrefixes(config: SearchConfig): SearchConfig {
+    const length = this.#index.getMain('prefixPostings') ?? 0;
+    return (config.prefixLength ?? 0) === length ? config : { ...config, prefixLength: length };
   }
 
   /** What the writer indexes with (also what the extractor thread must extract with). */
@@ -170,7 +177,10 @@ export class SearchIndexWriter {
   /** Re-indexes every document with a new configuration (settings changed what is indexed). */
   rebuild(config: SearchConfig, documents: Iterable<[number, Record<string, unknown>]>): void {
     this.clearAll();
-    if (config !== this.#config) this.#setConfig(config);
+    // every document is indexed again: an index from before prefix postings gets them now
+    if (this.#index.getMain('prefixPostings') !== PREFIX_LENGTH) this.#index.setMain('prefixPostings', PREFIX_LENGTH);
+    const next = this.#withPrefixes(config);
+    if (next !== this.#config) this.#setConfig(next);
     for (const [id, doc] of documents) this.addDocument(id, doc);
   }
 
@@ -201,6 +211,7 @@ export class SearchIndexWriter {
       const appeared: string[] = [];
       const vanished: string[] = [];
       const decide = (word: string, exists: boolean) => {
+        if (isPrefixKey(word)) return; // prefix postings are no words
         if (base.size === 0 ? exists : exists !== base.has(word)) (exists ? appeared : vanished).push(word);
       };
       const earlier = this.#batchStates[name];

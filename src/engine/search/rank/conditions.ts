@@ -105,7 +105,7 @@ function fidConditions(node: RankNode, ctx: ConditionContext): Condition[] {
   };
   const { words: single, completions } = subsetWordsAndCompletions(s);
   for (const w of single) addFids(w, null);
-  if (completions.length > 0) addFidMap(ctx.resolver.completionFids(completions), null);
+  if (completions.length > 0) addFidMap(ctx.resolver.completionFids(completions, ctx.resolver.prefixOf(s.term)), null);
   for (const p of subsetPhrases(s)) {
     const phraseIds = ctx.resolver.phrase(p);
     for (const w of p) if (w !== null) addFids(w, phraseIds);
@@ -155,7 +155,7 @@ function positionConditions(node: RankNode, ctx: ConditionContext): Condition[] 
   };
   const { words: single, completions } = subsetWordsAndCompletions(s);
   for (const w of single) addPositions(w, null);
-  if (completions.length > 0) addPositionMap(ctx.resolver.completionPositions(completions), null);
+  if (completions.length > 0) addPositionMap(ctx.resolver.completionPositions(completions, ctx.resolver.prefixOf(s.term)), null);
   for (const p of subsetPhrases(s)) {
     const first = p.find((w) => w !== null);
     if (first !== undefined && first !== null) addPositions(first, ctx.resolver.phrase(p));

@@ -6,10 +6,14 @@
 //   phrase        ∩ of word-pair-proximity-docids over the word pairs of each window of ≤ 3
 //                 words (a pair k words apart: proximity 1..k), stop words (`null`) skipped
 //   term subset   ∪ of the words and phrases of the kept typo groups
+//   prefix        a prefix term of at most `prefixPostings` characters: its own postings (key
+//                 `\u0001prefix` in the word, field and position tables), every completion at once;
+//                 longer prefixes (and indexes without prefix postings) read their ≤ 1000 completions
 import { Bitmap, PostingsUnion } from '../../bitmap/index.ts';
 import type { Index } from '../../index/index.ts';
 import type { PostingsTable } from '../../index/postings-table.ts';
 import type { PhraseWords, QueryTerm, WordDerivation, WordSets } from '../query/index.ts';
+import { prefixKey } from '../../index/prefix-keys.ts';
 import { ReadCache } from './read-cache.ts';
 
 /** A query term restricted to some of its typo groups (bit j = `derivations[j]`). */
@@ -33,11 +37,14 @@ export class Resolver {
   readonly #subsets = new Map<QueryTerm, (Bitmap | undefined)[]>();
   /** chunks of ids the postings use (decision 0006): with one, each key is a single read */
   readonly #chunks: number;
+  /** longest prefix with postings of its own (0: none) */
+  readonly #prefixLength: number;
 
   /** `cache`: reads shared with other searches of the same index generation. */
   constructor(index: Index, fids: readonly number[] | null, cache: ReadCache = new ReadCache()) {
     this.#index = index;
     this.#chunks = index.postingsChunks();
+    this.#prefixLength = index.prefixPostings();
     this.#fids = fids;
     this.#cache = cache;
   }
@@ -63,8 +70,21 @@ export class Resolver {
       if (ids === undefined) this.#restrictedWords.set(word, (ids = this.#restricted(word)));
       return ids;
     }
+    return this.#stored(word, exact);
+  }
+
+  /** A word's (or a prefix key's) documents in one word table, whatever fields the search is restricted to. */
+  #stored(word: string, exact: boolean): Bitmap {
     const table = exact ? this.#index.search.exactWords : this.#index.search.words;
     return this.#cache.get(`${exact ? 'e' : 'w'}\u0000${word}`, () => table.docids([word], this.#chunks));
+  }
+
+  /** The prefix a term's completions come from when that prefix has postings of its own, else null. */
+  prefixOf(term: QueryTerm): string | null {
+    if (this.#prefixLength === 0 || !term.isPrefix) return null;
+    let n = 0;
+    for (const _ of term.original) if (++n > this.#prefixLength) return null;
+    return n === 0 ? null : term.original;
   }
 
   #restricted(word: string): Bitmap {
@@ -143,7 +163,10 @@ export class Resolver {
             if (d.kind === 'prefix' && this.#fids === null) completions.push(d);
             else out.orInPlace(this.word(d.word, d.sets));
           }
-          if (completions.length > 0) out.orInPlace(this.completions(completions));
+          if (completions.length > 0) {
+            const prefix = this.prefixOf(s.term);
+            out.orInPlace(prefix !== null ? this.#stored(prefixKey(prefix), false) : this.completions(completions));
+          }
           for (const p of group.phrases) out.orInPlace(this.phrase(p.words));
         }
         return out;
@@ -196,15 +219,23 @@ export class Resolver {
     });
   }
 
-  /** Field id → documents with one of `words` (completions, in key order) in that field: one range scan per chunk. */
-  completionFids(words: readonly string[]): Map<number, Bitmap> {
+  /**
+   * Field id → documents with one of `words` (completions, in key order) in that field: one range
+   * scan per chunk; with `prefix` (`prefixOf`), that prefix's own postings instead.
+   */
+  completionFids(words: readonly string[], prefix: string | null = null): Map<number, Bitmap> {
+    if (prefix !== null) return this.fids(prefixKey(prefix));
     return this.#cache.get(`F\u0000${words[0]}\u0000${words[words.length - 1]}\u0000${words.length}`, () =>
       this.#byRange(this.#index.search.wordFid, words),
     );
   }
 
-  /** Bucketed position → documents with one of `words` (completions, in key order) there: one range scan per chunk. */
-  completionPositions(words: readonly string[]): Map<number, Bitmap> {
+  /**
+   * Bucketed position → documents with one of `words` (completions, in key order) there: one range
+   * scan per chunk; with `prefix` (`prefixOf`), that prefix's own postings instead.
+   */
+  completionPositions(words: readonly string[], prefix: string | null = null): Map<number, Bitmap> {
+    if (prefix !== null) return this.positions(prefixKey(prefix));
     return this.#cache.get(`O\u0000${words[0]}\u0000${words[words.length - 1]}\u0000${words.length}`, () =>
       this.#byRange(this.#index.search.wordPosition, words),
     );

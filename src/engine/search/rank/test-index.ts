@@ -17,10 +17,10 @@ export interface TestIndex {
 }
 
 /** Indexes `docs` (primary key `id`) with every field searchable, weights in `searchable` order when given. */
-export function testIndex(docs: Record<string, unknown>[], opts: { searchable?: string[]; stopWords?: string[] } = {}): TestIndex {
+export function testIndex(docs: Record<string, unknown>[], opts: { searchable?: string[]; stopWords?: string[]; prefixLength?: number } = {}): TestIndex {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'muninn-rank-'));
   // postings in chunks of 4 ids: the searches read keys spread over several chunks (decision 0006)
-  const index = Index.open(dir, { primaryKey: 'id', now: 1, postingsChunkBits: 2 });
+  const index = Index.open(dir, { primaryKey: 'id', now: 1, postingsChunkBits: 2, ...(opts.prefixLength !== undefined ? { prefixLength: opts.prefixLength } : {}) });
   const searchable = opts.searchable ?? null;
   const stopWords = new Set(opts.stopWords ?? []);
   const config: SearchConfig = {
