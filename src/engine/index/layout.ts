@@ -62,8 +62,9 @@ export const EXTERNAL_IDS = table<string, number>('external-ids', 'string', 'msg
 /** Documents are kept as the JSON text they were sent as (compact, one line): no re-encoding on write, and reads can splice them. */
 export const DOCUMENTS = table<number, Uint8Array>('documents', 'uint32', 'binary', 'maps an internal u32 id to the JSON text of the stored document');
 
-// Search tables (docs/decisions/0002, 0006, 0007). Each key starts with the chunk of the id space its
-// value covers (`id >>> postingsChunkBits`); values are portable roaring bitmaps of internal ids.
+// Search tables (docs/decisions/0002, 0006, 0007, 0009). Each key starts with the chunk of the id space
+// its value covers (`id >>> postingsChunkBits`); values are internal ids (engine/bitmap `postingsFrom`).
+// The word, field and position tables also hold prefix postings under `\u0001prefix` (prefix-keys.ts).
 export const WORD_DOCIDS = table<[number, string], Uint8Array>('word-docids', 'ordered', 'binary', 'maps (chunk, word) to the documents containing it');
 export const EXACT_WORD_DOCIDS = table<[number, string], Uint8Array>('exact-word-docids', 'ordered', 'binary', 'maps (chunk, exact-only word) to the documents containing it');
 export const WORD_FID_DOCIDS = table<[number, string, number], Uint8Array>('word-fid-docids', 'ordered', 'binary', 'maps (chunk, word, field id) to the documents with the word in that field');
