@@ -65,10 +65,6 @@ export class SearchPool {
     this.#log = opts.log ?? (() => {});
   }
 
-  get size(): number {
-    return this.#size;
-  }
-
   /** Threads running now (they start on demand). */
   get running(): number {
     return this.#threads.length;

@@ -15,28 +15,25 @@ const config = workerData as SearchWorkerData;
 const port = parentPort!;
 const post = (m: FromSearchWorker) => port.postMessage(m);
 
-/** Open indexes by uuid, and when each was last used. */
-const open = new Map<string, { index: Index; used: number }>();
+/** Open indexes by uuid. */
+const open = new Map<string, Index>();
 
 function indexOf(uuid: string): Index | null {
   const known = open.get(uuid);
-  if (known !== undefined && !known.index.env.closed) {
-    known.used = Date.now();
-    return known.index;
-  }
+  if (known !== undefined && !known.env.closed) return known;
   const dir = path.join(config.indexesDir, uuid);
   // deleted since the HTTP thread looked it up: never create it again
   if (!fs.existsSync(dir)) return null;
   const index = Index.open(dir);
-  open.set(uuid, { index, used: Date.now() });
+  open.set(uuid, index);
   return index;
 }
 
 async function forget(keep: (uuid: string) => boolean): Promise<void> {
-  for (const [uuid, entry] of [...open]) {
+  for (const [uuid, index] of [...open]) {
     if (keep(uuid)) continue;
     open.delete(uuid);
-    await entry.index.close();
+    await index.close();
   }
 }
 

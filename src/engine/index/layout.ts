@@ -41,7 +41,7 @@ export interface MainValues {
   postingsLayout: number;
   /**
    * prefixes of 1 to this many characters have postings in the word, field and position tables,
-   * under `\u0001prefix` (indexing/search-data.ts `prefixKey`); absent: none (a prefix reads its words)
+   * under `\u0001prefix` (prefix-keys.ts); absent: none (a prefix reads its words)
    */
   prefixPostings: number;
   /** chunks the postings may use: (highest id in use >>> postingsChunkBits) + 1 */

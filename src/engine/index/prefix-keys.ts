@@ -17,5 +17,5 @@ export function prefixKey(prefix: string): string {
 
 /** True for a prefix pseudo-word (`prefixKey`). */
 export function isPrefixKey(word: string): boolean {
-  return word.charCodeAt(0) === 1;
+  return word.startsWith(PREFIX_MARK);
 }

@@ -4,14 +4,15 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { executeSearch, fuseFilters, parseSearchBody, parseSearchParams, wantsMetadata, type SearchQuery } from '../../api/search/index.ts';
 import { sendJsonText, type HttpContext } from '../context.ts';
 import { readJson } from '../body.ts';
-import { indexParam, query, requireIndex } from './indexes.ts';
+import { indexNotFound, indexParam, query } from './indexes.ts';
 
 export function registerSearchRoutes(app: FastifyInstance, ctx: HttpContext): void {
   const auth = { config: { auth: { action: 'search', indexParam: 'indexUid' } } };
 
   const search = (req: FastifyRequest, reply: FastifyReply, q: SearchQuery) => {
     const uid = indexParam(req);
-    const index = requireIndex(ctx, uid);
+    const uuid = ctx.instance.queue.indexUuid(uid);
+    if (uuid === undefined) throw indexNotFound(uid);
     // a tenant token's filter for this index is ANDed with the query's (auth-keys.md §7), never dropped
     const ruleFilter = req.auth.searchRuleFilter(uid);
     if (ruleFilter !== null) q = { ...q, filter: fuseFilters(q.filter, ruleFilter) };
@@ -20,9 +21,8 @@ export function registerSearchRoutes(app: FastifyInstance, ctx: HttpContext): vo
       features: ctx.instance.features.get(),
     };
     // on a free search thread when there is one (api/search/pool.ts), here otherwise
-    const uuid = ctx.searchPool !== null ? ctx.instance.queue.indexUuid(uid) : undefined;
-    const elsewhere = uuid !== undefined ? ctx.searchPool!.search({ kind: 'search', uuid, uid, query: q, options }) : null;
-    if (elsewhere === null) return executeSearch(index, uid, q, options);
+    const elsewhere = ctx.searchPool?.search({ kind: 'search', uuid, uid, query: q, options }) ?? null;
+    if (elsewhere === null) return executeSearch(ctx.instance.indexes.byUuid(uuid), uid, q, options);
     return elsewhere.then((body) => sendJsonText(reply, body));
   };
 
