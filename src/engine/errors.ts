@@ -15,6 +15,10 @@ export type EngineErrorKind =
   | 'invalid_document_filter'
   | 'document_not_found'
   | 'malformed_payload'
+  | 'invalid_vectors_type'
+  | 'invalid_vector_dimensions'
+  | 'too_many_vectors'
+  | 'vector_embedding_error'
   | 'invalid_state'
   | 'internal';
 

@@ -12,6 +12,10 @@ import {
   WORD_FID_DOCIDS,
   WORD_PAIR_PROXIMITY_DOCIDS,
   WORD_POSITION_DOCIDS,
+  VECTOR_EMBEDDERS,
+  VECTOR_EMBEDDINGS,
+  VECTOR_LINKS,
+  type EmbedderState,
   type IndexMeta,
   type MainValues,
 } from './layout.ts';
@@ -30,6 +34,13 @@ export interface SearchTables {
   wordPosition: PostingsTable<[string, number]>;
   wordPairProximity: PostingsTable<[number, string, string]>;
   fidWordCount: PostingsTable<[number, number]>;
+}
+
+/** The vector tables of an index (engine/vector). */
+export interface VectorTables {
+  embeddings: Table<[number, number], Uint8Array>;
+  links: Table<[number, number, number, number], Uint8Array>;
+  embedders: Table<number, EmbedderState>;
 }
 
 export interface IndexStats {
@@ -52,6 +63,8 @@ export class Index {
   readonly search: SearchTables;
   /** facet and geo tables (docs/decisions/0004), read through engine/facet */
   readonly facets: FacetTables;
+  /** embeddings and HNSW graphs, read through engine/vector */
+  readonly vectors: VectorTables;
 
   private constructor(env: Env) {
     this.env = env;
@@ -67,6 +80,7 @@ export class Index {
       fidWordCount: new PostingsTable(env.table(FID_WORD_COUNT_DOCIDS)),
     };
     this.facets = openFacetTables(env);
+    this.vectors = { embeddings: env.table(VECTOR_EMBEDDINGS), links: env.table(VECTOR_LINKS), embedders: env.table(VECTOR_EMBEDDERS) };
   }
 
   /** Every indexed word (normal and exact-only sets), as stored by the last batch. */

@@ -35,6 +35,8 @@ export interface MainValues {
   exactWords: Uint8Array;
   /** the index settings, stored as the API layer shapes them (opaque to the engine for now) */
   settings: unknown;
+  /** embedder name → its id in the vector tables (ids are never reused while the index lives) */
+  embedderIds: Record<string, number>;
   /** log2 of the ids per chunk of the search tables' postings; absent: tables written before chunks (rebuilt) */
   postingsChunkBits: number;
   /** key layout of the search postings (`POSTINGS_LAYOUT`); absent: the chunk last (rebuilt) */
@@ -76,3 +78,27 @@ export const WORD_PAIR_PROXIMITY_DOCIDS = table<[number, number, string, string]
   'maps (chunk, proximity 1–3, first word, second word) to documents',
 );
 export const FID_WORD_COUNT_DOCIDS = table<[number, number, number], Uint8Array>('fid-word-count-docids', 'ordered', 'binary', 'maps (chunk, field id, word count ≤ 30) to documents');
+
+// Vector tables (engine/vector): per embedder (its id in main `embedderIds`), the documents'
+// embeddings and one HNSW graph per store (a document's k-th vector is in store k).
+export interface EmbedderState {
+  /** portable roaring bitmap of the documents with at least one embedding */
+  docids: Uint8Array;
+  /** embeddings of all documents */
+  embeddings: number;
+  /** each store's graph entry (null: empty) */
+  graphs: Array<{ entry: number; top: number } | null>;
+}
+export const VECTOR_EMBEDDINGS = table<[number, number], Uint8Array>(
+  'vector-embeddings',
+  'ordered',
+  'binary',
+  "maps (embedder id, document id) to the document's embeddings (engine/vector/embeddings.ts)",
+);
+export const VECTOR_LINKS = table<[number, number, number, number], Uint8Array>(
+  'vector-links',
+  'ordered',
+  'binary',
+  'maps (embedder id, store, level, document id) to the HNSW links of that node (u32 document ids)',
+);
+export const VECTOR_EMBEDDERS = table<number, EmbedderState>('vector-embedders', 'uint32', 'msgpack', 'maps an embedder id to its documents, embedding count and graph entries');

@@ -1,0 +1,101 @@
+// Distance kernels of the vector store. Every distance is "smaller is nearer" and the store turns
+// it into a similarity in [0, 1] the way Meilisearch's store (hannoy) does (vectors-embedders.md §6):
+//
+//   cosine     d = (1 − cos(q, v)) / 2          similarity 1 − d = (1 + cos) / 2
+//              (a vector of zero norm is at distance 0 of everything: similarity 1, hannoy's quirk)
+//   hamming    d = differing bits / dimensions    similarity 1 − d   (binary-quantized vectors)
+//   euclidean  d = |q − v|²                       similarity 1 / (1 + |q − v|)
+//   dot        d = −q·v                           similarity (1 + tanh(q·v)) / 2
+//
+// Euclidean and dot are Muninn's own (the library API and the embedder's `distance` option,
+// docs/compat.md); Meilisearch's API only uses cosine and hamming.
+
+export type Metric = 'cosine' | 'euclidean' | 'dot' | 'hamming';
+
+/** Dot product of `a` and the `n` floats of `b` from `offset`. */
+export function dot(a: Float32Array, b: Float32Array, offset = 0, n = a.length): number {
+  let s0 = 0;
+  let s1 = 0;
+  let s2 = 0;
+  let s3 = 0;
+  let i = 0;
+  for (; i + 3 < n; i += 4) {
+    s0 += a[i]! * b[offset + i]!;
+    s1 += a[i + 1]! * b[offset + i + 1]!;
+    s2 += a[i + 2]! * b[offset + i + 2]!;
+    s3 += a[i + 3]! * b[offset + i + 3]!;
+  }
+  for (; i < n; i++) s0 += a[i]! * b[offset + i]!;
+  return s0 + s1 + s2 + s3;
+}
+
+/** Squared euclidean distance between `a` and the `n` floats of `b` from `offset`. */
+export function squaredL2(a: Float32Array, b: Float32Array, offset = 0, n = a.length): number {
+  let s0 = 0;
+  let s1 = 0;
+  let i = 0;
+  for (; i + 1 < n; i += 2) {
+    const d0 = a[i]! - b[offset + i]!;
+    const d1 = a[i + 1]! - b[offset + i + 1]!;
+    s0 += d0 * d0;
+    s1 += d1 * d1;
+  }
+  for (; i < n; i++) {
+    const d = a[i]! - b[offset + i]!;
+    s0 += d * d;
+  }
+  return s0 + s1;
+}
+
+/** Euclidean norm of `n` floats of `v` from `offset`. */
+export function norm(v: Float32Array, offset = 0, n = v.length): number {
+  return Math.sqrt(dot(v.subarray(offset, offset + n), v, offset, n));
+}
+
+/** Differing bits of `a` and the `n` words of `b` from `offset`. */
+export function hammingBits(a: Uint32Array, b: Uint32Array, offset = 0, n = a.length): number {
+  let bits = 0;
+  for (let i = 0; i < n; i++) {
+    let x = (a[i]! ^ b[offset + i]!) >>> 0;
+    x -= (x >>> 1) & 0x55555555;
+    x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+    bits += (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
+  }
+  return bits;
+}
+
+/** Cosine distance (1 − cos) / 2 from a dot product and both norms; 0 when a norm is (near) zero. */
+export function cosineDistance(dotProduct: number, normA: number, normB: number): number {
+  const denominator = normA * normB;
+  if (denominator <= Number.EPSILON) return 0;
+  const cos = dotProduct / denominator;
+  return Math.min(1, Math.max(0, (1 - cos) / 2));
+}
+
+/** The similarity in [0, 1] of a distance of `metric` (1 = identical). */
+export function similarity(metric: Metric, distance: number, dimensions: number): number {
+  switch (metric) {
+    case 'cosine':
+      return 1 - distance;
+    case 'hamming':
+      return dimensions === 0 ? 1 : 1 - distance / dimensions;
+    case 'euclidean':
+      return 1 / (1 + Math.sqrt(Math.max(0, distance)));
+    case 'dot':
+      return (1 + Math.tanh(-distance)) / 2;
+  }
+}
+
+/** Packs a float vector into bits (1 where a component is positive), 32 dimensions a word. */
+export function quantize(v: ArrayLike<number>): Uint32Array {
+  const out = new Uint32Array(Math.ceil(v.length / 32));
+  for (let i = 0; i < v.length; i++) if (v[i]! > 0) out[i >>> 5]! |= 1 << (i & 31);
+  return out;
+}
+
+/** The 0/1 components of packed bits (what a quantized embedder returns as its vectors). */
+export function unquantize(bits: Uint32Array, dimensions: number): number[] {
+  const out = new Array<number>(dimensions);
+  for (let i = 0; i < dimensions; i++) out[i] = (bits[i >>> 5]! >>> (i & 31)) & 1;
+  return out;
+}

@@ -1,0 +1,284 @@
+// Hierarchical navigable small-world graph (Malkov & Yashunin), over storage it does not own.
+//
+//   level 2   e ─────────────── x                 a node is on levels 0..its own (random) level;
+//   level 1   e ──── a ──── x ──── b              its links on a level are at most M (M0 on level 0)
+//   level 0   e ─ c ─ a ─ d ─ x ─ f ─ b ─ g        nodes, chosen by the neighbour heuristic
+//
+// A search enters at the entry point on the top level, moves greedily to the node nearest the
+// query, goes down a level from there, and on level 0 keeps the `ef` nearest it has seen (best
+// first), exploring their links until none can improve them. A filtered search explores through
+// every node but keeps only accepted ones. Inserting a node searches its level and the ones below
+// with `efConstruction`, links it to the neighbours the heuristic keeps and links them back
+// (shrinking a full list with the same heuristic). Removing nodes re-links every node that pointed
+// at one of them to its remaining neighbours and the removed node's, so no link to a removed node
+// survives (no tombstones).
+import { DistanceHeap } from './heap.ts';
+
+export interface HnswParams {
+  /** links per node on levels above 0 */
+  m: number;
+  /** links per node on level 0 */
+  m0: number;
+  efConstruction: number;
+}
+
+/** Meilisearch's store: M = 16, M0 = 32, ef_construction = 125 (vectors-embedders.md §8). */
+export const DEFAULT_HNSW: HnswParams = { m: 16, m0: 32, efConstruction: 125 };
+
+export interface GraphEntry {
+  entry: number;
+  top: number;
+}
+
+export interface GraphReader {
+  /** The node's links on `level` (undefined when it is not on that level). May be a reused buffer: read before the next call. */
+  links(level: number, node: number): Uint32Array | undefined;
+}
+
+export interface GraphWriter extends GraphReader {
+  setLinks(level: number, node: number, links: Uint32Array): void;
+  removeLinks(level: number, node: number): void;
+  /** Every node on `level` with its links (for removals: the caller must not write while iterating). */
+  nodesAt(level: number): Iterable<[number, Uint32Array]>;
+  /** Distance between the vectors of two nodes of the graph. */
+  between(a: number, b: number): number;
+}
+
+/** Distance from the query to a node (Infinity when it has no vector here). */
+export type DistanceTo = (node: number) => number;
+
+/** Marks of visited nodes, reset in O(1) by a generation counter. */
+export class Visited {
+  #marks = new Uint32Array(1024);
+  #generation = 0;
+
+  begin(): void {
+    if (++this.#generation === 0xffffffff) {
+      this.#marks.fill(0);
+      this.#generation = 1;
+    }
+  }
+
+  /** Marks `node`; false when it already was. */
+  visit(node: number): boolean {
+    if (node >= this.#marks.length) {
+      let size = this.#marks.length;
+      while (size <= node) size *= 2;
+      const marks = new Uint32Array(size);
+      marks.set(this.#marks);
+      this.#marks = marks;
+    }
+    if (this.#marks[node] === this.#generation) return false;
+    this.#marks[node] = this.#generation;
+    return true;
+  }
+}
+
+/** The level of a new node: −ln(u) / ln(M) with u from a hash of the node, so rebuilds agree. */
+export function nodeLevel(node: number, salt: number, m: number): number {
+  let h = Math.imul(node ^ 0x9e3779b9, 0x85ebca6b) ^ Math.imul(salt + 1, 0xc2b2ae35);
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x7feb352d);
+  h ^= h >>> 15;
+  h = Math.imul(h, 0x846ca68b);
+  h ^= h >>> 16;
+  const u = ((h >>> 0) + 1) / 4294967297;
+  return Math.min(16, Math.floor(-Math.log(u) / Math.log(m)));
+}
+
+export interface Neighbours {
+  nodes: number[];
+  distances: number[];
+}
+
+/**
+ * The `ef` nearest nodes to the query found on `level` from the entry points (nearest first).
+ * `accept`: only nodes it accepts are kept (all are explored).
+ */
+export function searchLevel(
+  g: GraphReader,
+  dist: DistanceTo,
+  entries: Neighbours,
+  ef: number,
+  level: number,
+  visited: Visited,
+  accept?: (node: number) => boolean,
+): Neighbours {
+  visited.begin();
+  const candidates = new DistanceHeap('min', Math.max(64, ef * 2));
+  const found = new DistanceHeap('max', ef + 1);
+  for (let i = 0; i < entries.nodes.length; i++) {
+    const node = entries.nodes[i]!;
+    const d = entries.distances[i]!;
+    if (!visited.visit(node)) continue;
+    candidates.push(d, node);
+    if (accept === undefined || accept(node)) found.push(d, node);
+  }
+  while (found.size > ef) found.pop();
+  while (candidates.size > 0) {
+    const d = candidates.topDistance();
+    const node = candidates.topNode();
+    candidates.pop();
+    if (found.size >= ef && d > found.topDistance()) break;
+    const links = g.links(level, node);
+    if (links === undefined) continue;
+    // copy: the store may reuse the buffer on the next read
+    const next = links.length <= 64 ? Array.from(links) : [...links];
+    for (const n of next) {
+      if (!visited.visit(n)) continue;
+      const dn = dist(n);
+      if (!(dn < Infinity)) continue;
+      if (found.size < ef || dn < found.topDistance()) {
+        candidates.push(dn, n);
+        if (accept === undefined || accept(n)) {
+          found.push(dn, n);
+          if (found.size > ef) found.pop();
+        }
+      }
+    }
+  }
+  return found.drainSorted();
+}
+
+/** Greedy descent from the entry point to `level` + 1, then the search on the levels down to 0. */
+export function searchGraph(
+  g: GraphReader,
+  start: GraphEntry,
+  dist: DistanceTo,
+  ef: number,
+  visited: Visited,
+  accept?: (node: number) => boolean,
+): Neighbours {
+  let current: Neighbours = { nodes: [start.entry], distances: [dist(start.entry)] };
+  for (let level = start.top; level > 0; level--) current = greedy(g, dist, current, level);
+  return searchLevel(g, dist, current, ef, 0, visited, accept);
+}
+
+function greedy(g: GraphReader, dist: DistanceTo, from: Neighbours, level: number): Neighbours {
+  let node = from.nodes[0]!;
+  let d = from.distances[0]!;
+  for (let moved = true; moved; ) {
+    moved = false;
+    const links = g.links(level, node);
+    if (links === undefined) break;
+    const next = Array.from(links);
+    for (const n of next) {
+      const dn = dist(n);
+      if (dn < d) {
+        d = dn;
+        node = n;
+        moved = true;
+      }
+    }
+  }
+  return { nodes: [node], distances: [d] };
+}
+
+/** The heuristic of the paper (its algorithm 4): a candidate is kept when no kept one is nearer to it than the base. */
+export function selectNeighbours(g: GraphWriter, candidates: Neighbours, max: number): number[] {
+  const kept: number[] = [];
+  for (let i = 0; i < candidates.nodes.length && kept.length < max; i++) {
+    const c = candidates.nodes[i]!;
+    const dc = candidates.distances[i]!;
+    let good = true;
+    for (const r of kept) {
+      if (g.between(c, r) < dc) {
+        good = false;
+        break;
+      }
+    }
+    if (good) kept.push(c);
+  }
+  return kept;
+}
+
+/** Inserts `node` (its level given) and returns the graph's new entry. */
+export function insertNode(
+  g: GraphWriter,
+  start: GraphEntry | null,
+  node: number,
+  level: number,
+  dist: DistanceTo,
+  params: HnswParams,
+  visited: Visited,
+): GraphEntry {
+  if (start === null) {
+    for (let l = level; l >= 0; l--) g.setLinks(l, node, new Uint32Array(0));
+    return { entry: node, top: level };
+  }
+  let current: Neighbours = { nodes: [start.entry], distances: [dist(start.entry)] };
+  for (let l = start.top; l > level; l--) current = greedy(g, dist, current, l);
+  for (let l = Math.min(level, start.top); l >= 0; l--) {
+    const found = searchLevel(g, dist, current, params.efConstruction, l, visited);
+    const max = l === 0 ? params.m0 : params.m;
+    const chosen = selectNeighbours(g, found, max);
+    g.setLinks(l, node, Uint32Array.from(chosen));
+    for (const n of chosen) linkBack(g, l, n, node, max);
+    if (found.nodes.length > 0) current = found;
+  }
+  for (let l = start.top + 1; l <= level; l++) g.setLinks(l, node, new Uint32Array(0));
+  return level > start.top ? { entry: node, top: level } : start;
+}
+
+function linkBack(g: GraphWriter, level: number, from: number, to: number, max: number): void {
+  const links = g.links(level, from);
+  const current = links === undefined ? [] : Array.from(links);
+  if (current.includes(to)) return;
+  if (current.length < max) {
+    current.push(to);
+    g.setLinks(level, from, Uint32Array.from(current));
+    return;
+  }
+  current.push(to);
+  g.setLinks(level, from, Uint32Array.from(shrink(g, from, current, max)));
+}
+
+/** The `max` links the heuristic keeps of `candidates` for `base`. */
+function shrink(g: GraphWriter, base: number, candidates: number[], max: number): number[] {
+  const scored = candidates.map((c) => ({ c, d: g.between(base, c) })).sort((a, b) => a.d - b.d);
+  return selectNeighbours(g, { nodes: scored.map((s) => s.c), distances: scored.map((s) => s.d) }, max);
+}
+
+/**
+ * Removes `removed` from every level up to `top`: each remaining node that linked to one of them
+ * is re-linked to its other links and the removed node's links; the removed nodes' lists go.
+ * Returns the new entry (null when the graph is empty).
+ */
+export function removeNodes(g: GraphWriter, start: GraphEntry | null, removed: Set<number>, params: HnswParams): GraphEntry | null {
+  if (start === null || removed.size === 0) return start;
+  for (let level = 0; level <= start.top; level++) {
+    const max = level === 0 ? params.m0 : params.m;
+    const relink: Array<[number, number[]]> = [];
+    const gone: number[] = [];
+    const goneLinks = new Map<number, number[]>();
+    for (const [node, links] of g.nodesAt(level)) {
+      if (removed.has(node)) {
+        gone.push(node);
+        goneLinks.set(node, Array.from(links));
+        continue;
+      }
+      let touched = false;
+      for (const n of links) {
+        if (removed.has(n)) {
+          touched = true;
+          break;
+        }
+      }
+      if (touched) relink.push([node, Array.from(links)]);
+    }
+    for (const [node, links] of relink) {
+      const candidates = new Set<number>();
+      for (const n of links) {
+        if (!removed.has(n)) candidates.add(n);
+        else for (const x of goneLinks.get(n) ?? []) if (x !== node && !removed.has(x)) candidates.add(x);
+      }
+      g.setLinks(level, node, Uint32Array.from(shrink(g, node, [...candidates], max)));
+    }
+    for (const node of gone) g.removeLinks(level, node);
+  }
+  if (!removed.has(start.entry)) return start;
+  for (let level = start.top; level >= 0; level--) {
+    for (const [node] of g.nodesAt(level)) return { entry: node, top: level };
+  }
+  return null;
+}

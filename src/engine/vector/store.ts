@@ -1,0 +1,209 @@
+// Reading the vector store of an index: a document's embeddings, the documents an embedder has,
+// and nearest-neighbour search (HNSW per store, or an exact scan of few candidates).
+import { Bitmap, bitmapFrom } from '../bitmap/index.ts';
+import type { Index, VectorTables } from '../index/index.ts';
+import type { EmbedderState } from '../index/layout.ts';
+import { cosineDistance, dot, hammingBits, quantize, similarity, squaredL2, type Metric } from './distance.ts';
+import { StoredEmbeddings } from './embeddings.ts';
+import { searchGraph, Visited, type GraphReader } from './hnsw.ts';
+
+/** What the engine needs of an embedder. */
+export interface EmbedderSpec {
+  name: string;
+  /** id in the vector tables (main `embedderIds`) */
+  id: number;
+  /** required length of its vectors (null: taken from the first vector stored) */
+  dimensions: number | null;
+  metric: Metric;
+  quantized: boolean;
+}
+
+/** Exact-scan thresholds (Meilisearch's `MEILI_EXPERIMENTAL_HNSW_LINEAR_BELOW` and `_RATIO`). */
+export interface LinearScan {
+  below: number;
+  ratio: number;
+}
+
+export const DEFAULT_LINEAR_SCAN: LinearScan = { below: 300_000, ratio: 0.1 };
+
+export interface NearestQuery {
+  vector: ArrayLike<number>;
+  /** how many nearest documents */
+  limit: number;
+  /** only these documents (a filter); null: all */
+  candidates: Bitmap | null;
+  /** a document to leave out (the reference document of a similar search) */
+  exclude?: number;
+  linear?: LinearScan;
+}
+
+export interface Nearest {
+  /** internal document ids, nearest first */
+  ids: number[];
+  /** their similarity in [0, 1] (before any distribution shift) */
+  similarities: number[];
+}
+
+/** Distance from one query vector to stored vectors, in the embedder's metric. */
+export class QueryDistance {
+  readonly #metric: Metric;
+  readonly #floats: Float32Array;
+  readonly #bits: Uint32Array | null;
+  readonly #norm: number;
+  readonly dimensions: number;
+
+  constructor(vector: ArrayLike<number>, metric: Metric, quantized: boolean) {
+    this.dimensions = vector.length;
+    this.#floats = Float32Array.from(vector);
+    this.#bits = quantized ? quantize(vector) : null;
+    this.#metric = quantized ? 'hamming' : metric;
+    this.#norm = Math.sqrt(dot(this.#floats, this.#floats));
+  }
+
+  get metric(): Metric {
+    return this.#metric;
+  }
+
+  /** Distance to the k-th vector of `e`. */
+  to(e: StoredEmbeddings, k: number): number {
+    if (this.#bits !== null || e.bits !== null) {
+      return e.bits === null ? Infinity : hammingBits(this.#bits ?? quantize(this.#floats), e.bits, k * e.stride, e.stride);
+    }
+    const f = e.floats!;
+    const at = k * e.stride;
+    switch (this.#metric) {
+      case 'euclidean':
+        return squaredL2(this.#floats, f, at + 1, e.dimensions);
+      case 'dot':
+        return -dot(this.#floats, f, at + 1, e.dimensions);
+      default:
+        return cosineDistance(dot(this.#floats, f, at + 1, e.dimensions), this.#norm, f[at]!);
+    }
+  }
+
+  /** Nearest distance to any vector of `e`. */
+  nearest(e: StoredEmbeddings): number {
+    let best = Infinity;
+    for (let k = 0; k < e.count; k++) best = Math.min(best, this.to(e, k));
+    return best;
+  }
+
+  similarity(distance: number): number {
+    return similarity(this.#metric, distance, this.dimensions);
+  }
+}
+
+/** Distance between two stored vectors (what graph construction compares). */
+export function storedDistance(metric: Metric, a: StoredEmbeddings, ka: number, b: StoredEmbeddings, kb: number): number {
+  if (a.bits !== null && b.bits !== null) return hammingBits(a.bits.subarray(ka * a.stride, (ka + 1) * a.stride), b.bits, kb * b.stride, b.stride);
+  if (a.floats === null || b.floats === null) return Infinity;
+  const va = a.floats.subarray(ka * a.stride + 1, (ka + 1) * a.stride);
+  switch (metric) {
+    case 'euclidean':
+      return squaredL2(va, b.floats, kb * b.stride + 1, b.dimensions);
+    case 'dot':
+      return -dot(va, b.floats, kb * b.stride + 1, b.dimensions);
+    default:
+      return cosineDistance(dot(va, b.floats, kb * b.stride + 1, b.dimensions), a.floats[ka * a.stride]!, b.floats[kb * b.stride]!);
+  }
+}
+
+/** The HNSW links of one (embedder, store) graph, read from LMDB. */
+export class StoredGraph implements GraphReader {
+  readonly #links: VectorTables['links'];
+  readonly #key: [number, number, number, number];
+
+  constructor(tables: VectorTables, embedder: number, store: number) {
+    this.#links = tables.links;
+    this.#key = [embedder, store, 0, 0];
+  }
+
+  links(level: number, node: number): Uint32Array | undefined {
+    this.#key[2] = level;
+    this.#key[3] = node;
+    const bytes = this.#links.get(this.#key);
+    return bytes === undefined ? undefined : linksOf(bytes);
+  }
+}
+
+/** Links stored as little-endian u32s (copied values are aligned). */
+export function linksOf(bytes: Uint8Array): Uint32Array {
+  const aligned = bytes.byteOffset % 4 === 0 ? bytes : bytes.slice();
+  return new Uint32Array(aligned.buffer, aligned.byteOffset, aligned.byteLength >>> 2);
+}
+
+export function linksBytes(links: Uint32Array): Uint8Array {
+  return new Uint8Array(links.buffer, links.byteOffset, links.byteLength);
+}
+
+/** Reads of the vector store of one index (inside a read snapshot of its environment). */
+export class VectorReader {
+  readonly #tables: VectorTables;
+  readonly #visited = new Visited();
+
+  constructor(index: Index) {
+    this.#tables = index.vectors;
+  }
+
+  state(embedder: number): EmbedderState | undefined {
+    return this.#tables.embedders.get(embedder);
+  }
+
+  /** Documents with at least one embedding of the embedder. */
+  docids(embedder: number): Bitmap {
+    return bitmapFrom(this.state(embedder)?.docids);
+  }
+
+  embeddings(embedder: number, doc: number): StoredEmbeddings | undefined {
+    const bytes = this.#tables.embeddings.get([embedder, doc]);
+    return bytes === undefined ? undefined : new StoredEmbeddings(bytes);
+  }
+
+  /** The documents nearest to `q.vector`, each at its best vector's distance. */
+  nearest(spec: EmbedderSpec, q: NearestQuery): Nearest {
+    const state = this.state(spec.id);
+    if (state === undefined || q.limit <= 0) return { ids: [], similarities: [] };
+    const items = bitmapFrom(state.docids);
+    const candidates = q.candidates === null ? items.clone() : Bitmap.and(q.candidates, items);
+    if (q.exclude !== undefined) candidates.remove(q.exclude);
+    if (candidates.size === 0) return { ids: [], similarities: [] };
+    const qd = new QueryDistance(q.vector, spec.metric, spec.quantized);
+    const linear = q.linear ?? DEFAULT_LINEAR_SCAN;
+    const exact = candidates.size <= q.limit || (candidates.size < linear.below && candidates.size / items.size <= linear.ratio);
+    const filtered = candidates.size < items.size;
+    const best = exact ? this.#scan(spec.id, candidates, qd) : this.#graphs(spec.id, state, filtered ? candidates : null, qd, q);
+    const ranked = [...best].sort((a, b) => a[1] - b[1] || a[0] - b[0]).slice(0, q.limit);
+    return { ids: ranked.map((r) => r[0]), similarities: ranked.map((r) => qd.similarity(r[1])) };
+  }
+
+  #scan(embedder: number, candidates: Bitmap, qd: QueryDistance): Map<number, number> {
+    const best = new Map<number, number>();
+    for (const id of candidates) {
+      const e = this.embeddings(embedder, id);
+      if (e !== undefined && e.count > 0) best.set(id, qd.nearest(e));
+    }
+    return best;
+  }
+
+  #graphs(embedder: number, state: EmbedderState, candidates: Bitmap | null, qd: QueryDistance, q: NearestQuery): Map<number, number> {
+    const best = new Map<number, number>();
+    const ef = Math.max(10 * q.limit, 100);
+    const accept = candidates === null ? undefined : (node: number) => candidates.has(node);
+    state.graphs.forEach((start, store) => {
+      if (start === null) return;
+      const graph = new StoredGraph(this.#tables, embedder, store);
+      const dist = (node: number): number => {
+        const e = this.embeddings(embedder, node);
+        return e === undefined || e.count <= store ? Infinity : qd.to(e, store);
+      };
+      const found = searchGraph(graph, start, dist, ef, this.#visited, accept);
+      found.nodes.forEach((node, i) => {
+        if (node === q.exclude) return;
+        const d = found.distances[i]!;
+        const was = best.get(node);
+        if (was === undefined || d < was) best.set(node, d);
+      });
+    });
+    return best;
+  }
+}

@@ -1,0 +1,219 @@
+// Writes the vector store of an index inside a batch's transaction. Tasks put and remove a
+// document's embeddings as they apply (a failed task's writes go with its child transaction; its
+// in-memory changes with `rollback`); the graphs are brought up to date once, at the end of the
+// batch (`save`): the changed documents' old nodes are removed (their neighbours re-linked), then
+// their new vectors are inserted, one graph per store (a document's k-th vector is in store k).
+// Link lists being changed are kept in memory and written when they pass a bound and at the end,
+// so a committed batch is fully searchable after a restart.
+import { Bitmap, bitmapBytes, bitmapFrom } from '../bitmap/index.ts';
+import type { Index, VectorTables } from '../index/index.ts';
+import type { EmbedderState } from '../index/layout.ts';
+import { encodeEmbeddings, StoredEmbeddings } from './embeddings.ts';
+import {
+  DEFAULT_HNSW, insertNode, nodeLevel, removeNodes, Visited, type GraphEntry, type GraphWriter, type HnswParams,
+} from './hnsw.ts';
+import { linksBytes, linksOf, storedDistance, type EmbedderSpec } from './store.ts';
+import type { Metric } from './distance.ts';
+
+interface Run {
+  spec: EmbedderSpec;
+  docids: Bitmap;
+  embeddings: number;
+  graphs: Array<GraphEntry | null>;
+  /** documents whose embeddings changed in this batch */
+  dirty: Set<number>;
+}
+
+export interface VectorCheckpoint {
+  runs: Array<{ docids: Bitmap; embeddings: number; dirty: Set<number> }>;
+}
+
+/** Link lists kept in memory before they are written. */
+const OVERLAY_BOUND = 200_000;
+
+export class VectorIndexWriter {
+  readonly #tables: VectorTables;
+  #runs: Run[];
+  readonly #params: HnswParams;
+
+  constructor(index: Index, embedders: readonly EmbedderSpec[], params: HnswParams = DEFAULT_HNSW) {
+    this.#tables = index.vectors;
+    this.#params = params;
+    this.#runs = embedders.map((spec) => {
+      const state = this.#tables.embedders.get(spec.id);
+      return { spec, docids: bitmapFrom(state?.docids), embeddings: state?.embeddings ?? 0, graphs: state?.graphs ?? [], dirty: new Set() };
+    });
+  }
+
+  get embedders(): EmbedderSpec[] {
+    return this.#runs.map((r) => r.spec);
+  }
+
+  /** True when the document has embeddings of the embedder. */
+  has(id: number, embedder: EmbedderSpec): boolean {
+    return this.#run(embedder).docids.has(id);
+  }
+
+  embeddings(id: number, embedder: EmbedderSpec): StoredEmbeddings | undefined {
+    const bytes = this.#tables.embeddings.get([embedder.id, id]);
+    return bytes === undefined ? undefined : new StoredEmbeddings(bytes);
+  }
+
+  /** Stores the document's vectors for the embedder (none: removes them). */
+  set(id: number, embedder: EmbedderSpec, vectors: ArrayLike<number>[], regenerate: boolean): void {
+    const run = this.#run(embedder);
+    this.#drop(run, id);
+    if (vectors.length === 0) return;
+    const dimensions = embedder.dimensions ?? vectors[0]!.length;
+    this.#tables.embeddings.put([embedder.id, id], encodeEmbeddings({ vectors, regenerate, quantized: embedder.quantized, dimensions }));
+    run.docids.add(id);
+    run.embeddings += vectors.length;
+    run.dirty.add(id);
+  }
+
+  /** Removes the document's vectors of every embedder. */
+  remove(id: number): void {
+    for (const run of this.#runs) this.#drop(run, id);
+  }
+
+  #drop(run: Run, id: number): void {
+    if (!run.docids.has(id)) return;
+    const old = this.embeddings(id, run.spec);
+    this.#tables.embeddings.remove([run.spec.id, id]);
+    run.docids.remove(id);
+    run.embeddings -= old?.count ?? 0;
+    run.dirty.add(id);
+  }
+
+  /** Removes every vector and graph. */
+  clearAll(): void {
+    this.#tables.embeddings.clear();
+    this.#tables.links.clear();
+    for (const run of this.#runs) {
+      run.docids = new Bitmap();
+      run.embeddings = 0;
+      run.graphs = [];
+      run.dirty.clear();
+    }
+  }
+
+  beginTask(): VectorCheckpoint {
+    return { runs: this.#runs.map((r) => ({ docids: r.docids.clone(), embeddings: r.embeddings, dirty: new Set(r.dirty) })) };
+  }
+
+  rollback(cp: VectorCheckpoint): void {
+    cp.runs.forEach((saved, i) => Object.assign(this.#runs[i]!, saved));
+  }
+
+  /** Brings the graphs up to date with the batch's changes and stores each embedder's state. */
+  save(): void {
+    for (const run of this.#runs) {
+      if (run.dirty.size === 0 && this.#tables.embedders.get(run.spec.id) !== undefined) continue;
+      if (run.dirty.size > 0) this.#updateGraphs(run);
+      const state: EmbedderState = { docids: bitmapBytes(run.docids), embeddings: run.embeddings, graphs: run.graphs };
+      this.#tables.embedders.put(run.spec.id, state);
+      run.dirty.clear();
+    }
+  }
+
+  #updateGraphs(run: Run): void {
+    const changed = [...run.dirty].sort((a, b) => a - b);
+    const stores = Math.max(run.graphs.length, ...changed.map((id) => this.embeddings(id, run.spec)?.count ?? 0));
+    for (let store = 0; store < stores; store++) {
+      const g = new GraphBuild(this.#tables, run.spec.id, store, run.spec.metric);
+      let start = run.graphs[store] ?? null;
+      const removed = new Set(changed.filter((id) => g.links(0, id) !== undefined));
+      if (removed.size > 0) start = removeNodes(g, start, removed, this.#params);
+      const visited = new Visited();
+      for (const id of changed) {
+        const e = g.vector(id);
+        if (e === null || e.count <= store) continue;
+        const dist = (node: number): number => {
+          const other = g.vector(node);
+          return other === null || other.count <= store ? Infinity : storedDistance(run.spec.metric, e, store, other, store);
+        };
+        start = insertNode(g, start, id, nodeLevel(id, store, this.#params.m), dist, this.#params, visited);
+      }
+      g.flush();
+      run.graphs[store] = start;
+    }
+    while (run.graphs.length > 0 && run.graphs[run.graphs.length - 1] === null) run.graphs.pop();
+  }
+
+  #run(embedder: EmbedderSpec): Run {
+    const run = this.#runs.find((r) => r.spec.id === embedder.id);
+    if (run === undefined) throw new Error(`vector writer: embedder \`${embedder.name}\` is not configured`);
+    return run;
+  }
+}
+
+/** One graph being changed: links written through an in-memory overlay, vectors cached. */
+class GraphBuild implements GraphWriter {
+  readonly #tables: VectorTables;
+  readonly #embedder: number;
+  readonly #store: number;
+  readonly #metric: Metric;
+  readonly #overlay = new Map<number, Uint32Array | null>();
+  readonly #vectors = new Map<number, StoredEmbeddings | null>();
+
+  constructor(tables: VectorTables, embedder: number, store: number, metric: Metric) {
+    this.#tables = tables;
+    this.#embedder = embedder;
+    this.#store = store;
+    this.#metric = metric;
+  }
+
+  vector(node: number): StoredEmbeddings | null {
+    let e = this.#vectors.get(node);
+    if (e === undefined) {
+      const bytes = this.#tables.embeddings.get([this.#embedder, node]);
+      e = bytes === undefined ? null : new StoredEmbeddings(bytes);
+      this.#vectors.set(node, e);
+    }
+    return e;
+  }
+
+  links(level: number, node: number): Uint32Array | undefined {
+    const k = level * 2 ** 32 + node;
+    const kept = this.#overlay.get(k);
+    if (kept !== undefined) return kept ?? undefined;
+    const bytes = this.#tables.links.get([this.#embedder, this.#store, level, node]);
+    return bytes === undefined ? undefined : linksOf(bytes);
+  }
+
+  setLinks(level: number, node: number, links: Uint32Array): void {
+    this.#overlay.set(level * 2 ** 32 + node, links);
+    if (this.#overlay.size >= OVERLAY_BOUND) this.flush();
+  }
+
+  removeLinks(level: number, node: number): void {
+    this.#overlay.set(level * 2 ** 32 + node, null);
+  }
+
+  *nodesAt(level: number): Iterable<[number, Uint32Array]> {
+    this.flush();
+    const e = this.#embedder;
+    const s = this.#store;
+    for (const [key, bytes] of this.#tables.links.entries({ start: [e, s, level, 0], end: [e, s, level + 1, 0] })) {
+      yield [key[3], linksOf(bytes)];
+    }
+  }
+
+  between(a: number, b: number): number {
+    const ea = this.vector(a);
+    const eb = this.vector(b);
+    if (ea === null || eb === null || ea.count <= this.#store || eb.count <= this.#store) return Infinity;
+    return storedDistance(this.#metric, ea, this.#store, eb, this.#store);
+  }
+
+  /** Writes the overlay's link lists. */
+  flush(): void {
+    for (const [k, links] of this.#overlay) {
+      const level = Math.floor(k / 2 ** 32);
+      const key: [number, number, number, number] = [this.#embedder, this.#store, level, k - level * 2 ** 32];
+      if (links === null) this.#tables.links.remove(key);
+      else this.#tables.links.put(key, linksBytes(links));
+    }
+    this.#overlay.clear();
+  }
+}
