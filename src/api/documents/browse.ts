@@ -10,6 +10,7 @@ import { compileFilter, type FilterFeatures } from '../filter/index.ts';
 import { firstNotSortable, notSortable, parseSort, type SortCriterion } from '../search/sort.ts';
 import { settingsOf, type Settings } from '../settings/index.ts';
 import type { FetchDocuments } from './fetch.ts';
+import { vectorsOf } from '../vectors/retrieve.ts';
 
 export interface DocumentsPageView {
   results: Record<string, unknown>[];
@@ -37,15 +38,16 @@ export function browseDocuments(index: Index, indexUid: string, p: FetchDocument
     ids = ids === undefined ? matched : Bitmap.and(ids, matched);
   }
   const order = index.fieldsOrder();
-  const view = (docs: Record<string, unknown>[], total: number): DocumentsPageView => ({
-    results: docs.map((d) => present(d, p.fields, p.retrieveVectors, order)),
+  const vectors = p.retrieveVectors ? vectorsOf(index, settings) : null;
+  const view = (docs: Record<string, unknown>[], docIds: number[], total: number): DocumentsPageView => ({
+    results: docs.map((d, i) => present(d, p.fields, p.retrieveVectors, order, vectors?.(docIds[i]!))),
     offset: p.offset,
     limit: p.limit,
     total,
   });
   if (sort.length === 0) {
-    const { results, total } = index.documentsPage({ offset: p.offset, limit: p.limit, ...(ids ? { ids } : {}) });
-    return view(results, total);
+    const page = index.documentsPage({ offset: p.offset, limit: p.limit, ...(ids ? { ids } : {}) });
+    return view(page.results, page.ids, page.total);
   }
   const universe = ids ?? index.usedIds();
   const ranked = placeholderSearch(
@@ -55,11 +57,12 @@ export function browseDocuments(index: Index, indexUid: string, p: FetchDocument
     { rankingRules: ['sort'] },
   );
   const docs: Record<string, unknown>[] = [];
+  const docIds: number[] = [];
   for (const id of ranked.ids) {
     const doc = index.documentById(id);
-    if (doc) docs.push(doc);
+    if (doc) (docs.push(doc), docIds.push(id));
   }
-  return view(docs, universe.size);
+  return view(docs, docIds, universe.size);
 }
 
 /**
@@ -73,14 +76,28 @@ function documentSort(sort: string[] | null, settings: Settings): SortCriterion[
   return criteria;
 }
 
-/** A stored document as the documents routes return it (`_vectors` only on request). */
-export function present(doc: Record<string, unknown>, fields: string[] | null, retrieveVectors: boolean, order: readonly string[]): Record<string, unknown> {
+/**
+ * A stored document as the documents routes return it: `_vectors` only on request, then always,
+ * the document's own entries followed by the embedders' (`vectors`).
+ */
+export function present(
+  doc: Record<string, unknown>,
+  fields: string[] | null,
+  retrieveVectors: boolean,
+  order: readonly string[],
+  vectors: Record<string, unknown> = {},
+): Record<string, unknown> {
   let out = fields === null ? doc : selectFields(doc, fields, order);
-  if ('_vectors' in out && !retrieveVectors) {
-    out = { ...out };
-    delete out._vectors;
-  } else if (retrieveVectors && fields !== null && '_vectors' in doc) {
-    out = { ...out, _vectors: doc._vectors };
+  if (!retrieveVectors) {
+    if ('_vectors' in out) {
+      out = { ...out };
+      delete out._vectors;
+    }
+    return out;
   }
+  const own = doc._vectors !== null && typeof doc._vectors === 'object' && !Array.isArray(doc._vectors) ? doc._vectors : {};
+  out = { ...out };
+  delete out._vectors;
+  out._vectors = { ...own, ...vectors };
   return out;
 }

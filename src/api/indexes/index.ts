@@ -137,6 +137,8 @@ export function parseStatsQuery(query: RawQuery): { human: boolean; internalSize
 
 export interface IndexStatsInput {
   numberOfDocuments: number;
+  numberOfEmbeddings?: number;
+  numberOfEmbeddedDocuments?: number;
   rawDocumentDbSize: number;
   avgDocumentSize: number;
   fieldDistribution: Record<string, number>;
@@ -158,8 +160,8 @@ export function indexStatsView(s: IndexStatsInput, opts: { human: boolean; inter
     for (const [k, v] of Object.entries(s.internalDatabaseSizes ?? {})) sizes[k] = size(v);
     view.internalDatabaseSizes = sizes;
   }
-  view.numberOfEmbeddings = 0;
-  view.numberOfEmbeddedDocuments = 0;
+  view.numberOfEmbeddings = s.numberOfEmbeddings ?? 0;
+  view.numberOfEmbeddedDocuments = s.numberOfEmbeddedDocuments ?? 0;
   view.fieldDistribution = s.fieldDistribution;
   return view;
 }

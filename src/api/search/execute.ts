@@ -5,9 +5,14 @@
 //   parameters ─► refuse what is not supported yet ─► placeholder: documents in internal id
 //   order │ keyword: engine/search/rank ─► facets of the candidates ─► hits (fields, _formatted,
 //   scores) ─► response
-import type { Bitmap } from '../../engine/bitmap/index.ts';
+import { Bitmap } from '../../engine/bitmap/index.ts';
 import type { Index } from '../../engine/index/index.ts';
-import { globalScore, keywordSearch, placeholderSearch, type KeywordRequest, type RuleScore } from '../../engine/search/rank/index.ts';
+import {
+  globalScore, keywordSearch, placeholderSearch, semanticSearch, type KeywordRequest, type NearestFn, type RuleScore,
+} from '../../engine/search/rank/index.ts';
+import { embedderSpecs, VectorReader } from '../../engine/vector/index.ts';
+import { vectorsOf, type VectorsOf } from '../vectors/retrieve.ts';
+import { keywordSuffices, mergeHybrid, queryVector, searchPlan, shiftSimilarity, type SearchPlan } from './semantic.ts';
 import { isFacetedBy } from '../settings/index.ts';
 import { searchFacets } from './facets.ts';
 import { readOnce } from './facets-distribution.ts';
@@ -45,7 +50,14 @@ export function executeSearch(index: Index, uid: string, q: SearchQuery, opts: E
   const facets = q.facets !== null && q.facets.length > 0 ? searchFacets(facetState(state), q.facets, ranked.candidateIds) : {};
   const hits = buildHits(q, ranked, hitContext(state));
   const metadata = opts.metadata ? { indexUid: uid, primaryKey: index.meta().primaryKey } : null;
-  const outcome = { hits, totalHits: ranked.totalHits, processingTimeMs: performance.now() - started, ...facets };
+  const outcome = {
+    hits,
+    totalHits: ranked.totalHits,
+    processingTimeMs: performance.now() - started,
+    ...facets,
+    ...(ranked.semanticHitCount !== undefined ? { semanticHitCount: ranked.semanticHitCount } : {}),
+    ...(ranked.queryVector !== undefined ? { queryVector: ranked.queryVector } : {}),
+  };
   return searchResponse(q, outcome, { metadata, ...(opts.requestUid ? { requestUid: opts.requestUid } : {}) });
 }
 
@@ -69,6 +81,10 @@ export interface RankedSearch extends EngineResult {
   totalHits: number;
   /** those documents (what facet distributions count) */
   candidateIds(): Bitmap;
+  /** a semantic or hybrid search ran: how many hits came from the vector side */
+  semanticHitCount?: number;
+  /** the vector the semantic side searched with */
+  queryVector?: number[];
 }
 
 export interface RankOptions {
@@ -88,7 +104,9 @@ const NO_FEATURES: FilterFeatures = { containsFilter: false, foreignKeys: false,
 /** Ranks the documents of `q` (already checked by `rejectUnsupported`) and returns a page of them. */
 export function rankSearch(index: Index, uid: string, q: SearchQuery, opts: RankOptions): RankedSearch {
   const { state } = opts;
-  // Meilisearch's order: filter syntax, sort syntax, filter evaluation (filterable checks), sort checks
+  // Meilisearch's order: search kind (embedder, vector length), filter syntax, sort syntax,
+  // filter evaluation (filterable checks), sort checks
+  const plan = searchPlan(q, state.settings);
   const filter = compileFilter(q.filter, 'search', opts.features ?? NO_FEATURES);
   const sort = parseSort(q.sort);
   const documents = state.wordSets.documents ?? index.usedIds();
@@ -99,20 +117,93 @@ export function rankSearch(index: Index, uid: string, q: SearchQuery, opts: Rank
   checkSort(sort, state.settings, uid);
   const distinct = distinctField(q.distinct, state.settings, uid);
   const request = { ...keywordRequest(uid, q, opts, sort), universe, distinct };
-  const result = isPlaceholder(q)
-    ? { ...placeholderSearch(universe ?? documents, state.wordSets, request, state.keyword), located: [], legacyAttribute: false }
-    : keywordSearch(index, state.wordSets, request, state.keyword);
-  const displayed = state.settings.displayedAttributes;
-  const isDisplayed = (field: string) => displayed === null || displayed.includes('*') || displayed.some((d) => isFacetedBy(field, d));
-  const hits: RankedHit[] = [];
-  result.ids.forEach((id, i) => {
-    const document = index.documentById(id);
-    if (document === undefined) return;
-    const ranks = result.scores[i]!;
-    hits.push({ id, document, score: globalScore(ranks), scoreDetails: scoreDetails(ranks, result.legacyAttribute, isDisplayed), ranks });
-  });
-  const matchingWords = result.located.length === 0 ? MatchingWords.none() : MatchingWords.fromTerms(result.located);
-  return { hits, totalHits: result.candidates, candidateIds: result.candidateIds, matchingWords };
+  const ranker = new Ranker(index, state, q);
+  if (plan.kind === 'keyword') {
+    const ranked = ranker.keyword(request);
+    return plan.hybrid ? { ...ranked, semanticHitCount: 0 } : ranked;
+  }
+  const all = universe ?? documents;
+  if (plan.kind === 'semantic') {
+    const vector = queryVector(plan, q.q ?? '');
+    const ranked = ranker.semantic(request, all, plan, vector);
+    return { ...ranked, semanticHitCount: ranked.hits.length, queryVector: vector };
+  }
+  // hybrid: both lists from the start, merged, then the page
+  const wanted = opts.offset + opts.limit;
+  const deep = { ...request, offset: 0, limit: wanted, scores: true };
+  const keyword = ranker.keyword(deep);
+  const page = (hits: RankedHit[]) => hits.slice(opts.offset, opts.offset + opts.limit);
+  if (keywordSuffices(keyword.hits.map((h) => h.score ?? 0), wanted, plan.ratio)) {
+    return { ...keyword, hits: page(keyword.hits), semanticHitCount: 0 };
+  }
+  let vector: number[];
+  try {
+    vector = queryVector(plan, q.q ?? '');
+  } catch {
+    // an embedder failure falls back to the keyword results, silently
+    return { ...keyword, hits: page(keyword.hits), semanticHitCount: 0 };
+  }
+  const semantic = ranker.semantic(deep, all, plan, vector);
+  const scored = (hit: RankedHit) => ({ id: hit.id, score: hit.score ?? 0, hit });
+  const merged = mergeHybrid(keyword.hits.map(scored), semantic.hits.map(scored), plan.ratio).slice(opts.offset, opts.offset + opts.limit);
+  const hits = merged.map((m) => m.item.hit);
+  const semanticHitCount = merged.filter((m) => m.semantic).length;
+  const candidates = Bitmap.or(keyword.candidateIds(), semantic.candidateIds());
+  return { hits, totalHits: candidates.size, candidateIds: () => candidates, matchingWords: keyword.matchingWords, semanticHitCount, queryVector: vector };
+}
+
+/** The keyword and semantic rankings of one query on one index generation, as ranked hits. */
+class Ranker {
+  readonly #index: Index;
+  readonly #state: IndexSearchState;
+  readonly #q: SearchQuery;
+  readonly #isDisplayed: (field: string) => boolean;
+  readonly #vectors: VectorsOf | null;
+
+  constructor(index: Index, state: IndexSearchState, q: SearchQuery) {
+    this.#index = index;
+    this.#state = state;
+    this.#q = q;
+    const displayed = state.settings.displayedAttributes;
+    this.#isDisplayed = (field: string) => displayed === null || displayed.includes('*') || displayed.some((d) => isFacetedBy(field, d));
+    this.#vectors = q.retrieveVectors ? vectorsOf(index, state.settings) : null;
+  }
+
+  keyword(request: KeywordRequest & { universe: Bitmap | null }): RankedSearch {
+    const state = this.#state;
+    const documents = state.wordSets.documents ?? this.#index.usedIds();
+    const result = isPlaceholder(this.#q)
+      ? { ...placeholderSearch(request.universe ?? documents, state.wordSets, request, state.keyword), located: [], legacyAttribute: false }
+      : keywordSearch(this.#index, state.wordSets, request, state.keyword);
+    const hits = this.#hits(result.ids, result.scores, result.legacyAttribute);
+    const matchingWords = result.located.length === 0 ? MatchingWords.none() : MatchingWords.fromTerms(result.located);
+    return { hits, totalHits: result.candidates, candidateIds: result.candidateIds, matchingWords };
+  }
+
+  semantic(request: KeywordRequest, universe: Bitmap, plan: Extract<SearchPlan, { vector: unknown }>, vector: number[]): RankedSearch {
+    const spec = embedderSpecs(this.#index, [plan.embedder], false)[0];
+    const reader = new VectorReader(this.#index);
+    const nearest: NearestFn = (candidates, limit) => {
+      if (spec === undefined) return { ids: [], similarities: [] };
+      const found = reader.nearest(spec, { vector, limit, candidates });
+      return { ids: found.ids, similarities: found.similarities.map((s) => shiftSimilarity(s, plan.distribution)) };
+    };
+    const result = semanticSearch(universe, this.#state.wordSets, request, this.#state.keyword, nearest);
+    return { hits: this.#hits(result.ids, result.scores, false), totalHits: result.candidates, candidateIds: result.candidateIds, matchingWords: MatchingWords.none() };
+  }
+
+  #hits(ids: readonly number[], scores: readonly RuleScore[][], legacyAttribute: boolean): RankedHit[] {
+    const hits: RankedHit[] = [];
+    ids.forEach((id, i) => {
+      const document = this.#index.documentById(id);
+      if (document === undefined) return;
+      const ranks = scores[i]!;
+      const hit: RankedHit = { id, document, score: globalScore(ranks), scoreDetails: scoreDetails(ranks, legacyAttribute, this.#isDisplayed), ranks };
+      if (this.#vectors !== null) hit.vectors = this.#vectors(id);
+      hits.push(hit);
+    });
+    return hits;
+  }
 }
 
 function keywordRequest(uid: string, q: SearchQuery, opts: RankOptions, sort: readonly SortCriterion[] = []): KeywordRequest {

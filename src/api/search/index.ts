@@ -28,3 +28,4 @@ export {
   checkFacetSearchable, executeFacetSearch, parseFacetSearchBody, type FacetSearchQuery, type FacetSearchResponse,
 } from './facets-search.ts';
 export { fieldWeights, keywordSetup, scoreDetails, searchOnFids } from './keyword.ts';
+export { executeSimilar, parseSimilarBody, parseSimilarParams, type SimilarQuery } from './similar.ts';

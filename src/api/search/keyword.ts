@@ -145,6 +145,9 @@ export function scoreDetails(scores: readonly RuleScore[], legacyAttribute: bool
       case 'skipped':
         out.skipped = { order: order++ };
         break;
+      case 'vectorSort':
+        out.vectorSort = { order: order++, similarity: s.similarity ?? null };
+        break;
       case 'sort': {
         const d = s.sort;
         if (d?.kind !== 'field') break;

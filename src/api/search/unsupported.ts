@@ -52,5 +52,4 @@ export function rejectUnsupported(q: SearchQuery): void {
   if ((q.media !== null || q.vector !== null) && q.hybrid === null) {
     throw new ApiError('missing_search_hybrid', 'Invalid request: missing `hybrid` parameter when `vector` or `media` are present.');
   }
-  if (q.hybrid !== null) throw notSupported('`hybrid`', 'invalid_search_hybrid_query');
 }

@@ -11,6 +11,7 @@ import { validateConfig } from './embedders-parse.ts';
 import { deepEqual, isObj, sortedMap, type Obj } from './deserr.ts';
 import { DEFAULT_DOCUMENT_TEMPLATE, DEFAULT_DOCUMENT_TEMPLATE_MAX_BYTES, type EmbedderPatch, type EmbedderSettings } from './types.ts';
 import { setKey } from '../../engine/json.ts';
+import type { EmbedderConfig } from '../../engine/vector/index.ts';
 
 /** Fields that belong to a source: dropped when the source changes (milli's `apply_default_for_source`). */
 const SOURCE_SPECIFIC = [
@@ -162,4 +163,15 @@ export function embedderAction(before: EmbedderSettings | undefined, after: Embe
   }
   const quantize = before.binaryQuantized !== true && after.binaryQuantized === true;
   return reindex === null && !quantize ? null : { reindex, remove: false, quantize };
+}
+
+/** What the engine needs of the embedders to store and search vectors (cosine on floats, Hamming when quantized). */
+export function embedderConfigs(embedders: Record<string, EmbedderSettings>): EmbedderConfig[] {
+  return Object.entries(embedders).map(([name, e]) => ({
+    name,
+    dimensions: typeof e.dimensions === 'number' ? e.dimensions : null,
+    metric: 'cosine',
+    quantized: e.binaryQuantized === true,
+    userProvided: sourceOf(e) === 'userProvided',
+  }));
 }

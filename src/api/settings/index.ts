@@ -6,7 +6,7 @@ export { applyPatch, settingsView, subSettingView, type ViewOptions } from './ap
 export { settingsTaskDetails } from './details.ts';
 export { checkSettingsAgainstIndex, type TaskContext } from './check.ts';
 export { reindexNeeds, type ReindexNeeds } from './reindex.ts';
-export { type EmbedderAction } from './embedders.ts';
+export { embedderAction, embedderConfigs, sourceOf, type EmbedderAction } from './embedders.ts';
 export { isFacetedBy, matchDistinctField, matchFieldLegacy, matchPattern, matchPatterns, type PatternMatch } from './patterns.ts';
 export { ascDescFields, parseRankingRule, type RankingRule } from './ranking-rules.ts';
 export { LOCALES, canonicalLocale } from './locales.ts';

@@ -1,7 +1,7 @@
 // One index: an LMDB environment holding its documents, ids, counters and (later) search tables.
 // Reads are public here; writes go through engine/indexing.
 import { Env, type Table } from '../store/index.ts';
-import { bitmapFrom, type Bitmap } from '../bitmap/index.ts';
+import { Bitmap, bitmapFrom } from '../bitmap/index.ts';
 import {
   DOCUMENTS,
   EXACT_WORD_DOCIDS,
@@ -45,6 +45,9 @@ export interface VectorTables {
 
 export interface IndexStats {
   numberOfDocuments: number;
+  /** vectors of all embedders, and documents with at least one */
+  numberOfEmbeddings: number;
+  numberOfEmbeddedDocuments: number;
   rawDocumentDbSize: number;
   avgDocumentSize: number;
   fieldDistribution: Record<string, number>;
@@ -52,6 +55,8 @@ export interface IndexStats {
 
 export interface DocumentsPage {
   results: Record<string, unknown>[];
+  /** the internal id of each result */
+  ids: number[];
   total: number;
 }
 
@@ -198,28 +203,36 @@ export class Index {
   /** A page of documents in internal id order, optionally restricted to some internal ids. */
   documentsPage(opts: { offset: number; limit: number; ids?: Bitmap }): DocumentsPage {
     const { offset, limit, ids } = opts;
+    const results: Record<string, unknown>[] = [];
+    const found: number[] = [];
     if (ids) {
-      const results: Record<string, unknown>[] = [];
       const picked = ids.rangeUint32Array(offset, limit);
       for (const id of picked) {
         const doc = this.documentById(id);
-        if (doc) results.push(doc);
+        if (doc) (results.push(doc), found.push(id));
       }
-      return { results, total: ids.size };
+      return { results, ids: found, total: ids.size };
     }
-    const results: Record<string, unknown>[] = [];
     if (limit > 0) {
-      for (const [, bytes] of this.documents.entries({ offset, limit })) results.push(parseDocument(bytes));
+      for (const [id, bytes] of this.documents.entries({ offset, limit })) (results.push(parseDocument(bytes)), found.push(id));
     }
-    return { results, total: this.documents.count() };
+    return { results, ids: found, total: this.documents.count() };
   }
 
   stats(): IndexStats {
     const numberOfDocuments = this.numberOfDocuments();
     const rawDocumentDbSize = this.getMain('documentBytes') ?? 0;
     const fieldDistribution = sortedObject(this.fieldDistribution());
+    let numberOfEmbeddings = 0;
+    const embedded = new Bitmap();
+    for (const [, state] of this.vectors.embedders.entries()) {
+      numberOfEmbeddings += state.embeddings;
+      embedded.orInPlace(bitmapFrom(state.docids));
+    }
     return {
       numberOfDocuments,
+      numberOfEmbeddings,
+      numberOfEmbeddedDocuments: embedded.size,
       rawDocumentDbSize,
       avgDocumentSize: numberOfDocuments === 0 ? 0 : Math.floor(rawDocumentDbSize / numberOfDocuments),
       fieldDistribution,

@@ -13,6 +13,9 @@ import { countsInDistribution, documentFields, type DocumentFields } from '../in
 import { documentId, inferPrimaryKey } from '../index/primary-key.ts';
 import { FacetIndexWriter, type FacetCheckpoint, type FacetConfig, type FacetWriterOptions, type SourcedFacetChunk } from '../facet/index.ts';
 import { setKey } from '../json.ts';
+import { StoredEmbeddings, VectorIndexWriter, type EmbedderConfig } from '../vector/index.ts';
+import { DocumentVectors, type VectorEntries } from './document-vectors.ts';
+import type { IndexPart } from './part.ts';
 
 const MAX_FIELDS = 65_535;
 
@@ -24,8 +27,8 @@ interface WriterState {
   fieldsOrder: string[];
   documentBytes: number;
   primaryKey: string | null;
-  search: SearchCheckpoint | null;
-  facets: FacetCheckpoint | null;
+  /** the parts when the task started (a settings task may replace the vectors part) and their checkpoints */
+  parts: { list: IndexPart[]; vectors: DocumentVectors | null; checkpoints: unknown[] };
 }
 
 export interface DocumentsWriterOptions extends SearchWriterOptions {
@@ -33,6 +36,8 @@ export interface DocumentsWriterOptions extends SearchWriterOptions {
   facets?: FacetConfig;
   /** options of the facet writer (tests lower its bound of pending changes) */
   facetWriter?: FacetWriterOptions;
+  /** the index's embedders; without any no vector is stored */
+  vectors?: readonly EmbedderConfig[];
 }
 
 /** A document's place in a chunk of search data made by the extractor thread. */
@@ -78,6 +83,9 @@ export class DocumentsWriter {
   #fids: Map<string, number>;
   readonly #search: SearchIndexWriter | null;
   readonly #facets: FacetIndexWriter | null;
+  #vectors: DocumentVectors | null;
+  /** every part's lifecycle is walked in this order: search, facets, vectors */
+  readonly #parts: IndexPart[];
   /** ids added to #knownIds since the last checkpoint (removed again on rollback) */
   #addedIds: string[] = [];
 
@@ -99,13 +107,15 @@ export class DocumentsWriter {
       fieldsOrder: [...index.fieldsOrder()],
       documentBytes: index.getMain('documentBytes') ?? 0,
       primaryKey: index.meta().primaryKey,
-      search: null,
-      facets: null,
+      parts: { list: [], vectors: null, checkpoints: [] },
     };
     this.#fieldSet = new Set(this.#s.fieldsOrder);
     this.#fids = new Map(this.#s.fieldsOrder.map((f, i) => [f, i]));
     this.#search = search ? new SearchIndexWriter(index, search, (path) => this.#fids.get(path) ?? -1, options) : null;
     this.#facets = options.facets ? new FacetIndexWriter(index, options.facets, (path) => this.#fieldId(path), options.facetWriter) : null;
+    this.#vectors = options.vectors && options.vectors.length > 0 ? new DocumentVectors(index, options.vectors) : null;
+    this.#parts = [];
+    for (const part of [this.#search, this.#facets, this.#vectors]) if (part !== null) this.#parts.push(part);
     this.#emptyAtStart = used.size === 0;
   }
 
@@ -138,9 +148,8 @@ export class DocumentsWriter {
   checkpoint(): WriterState {
     this.#addedIds = [];
     const s = this.#s;
-    const search = this.#search?.beginTask() ?? null;
-    const facets = this.#facets?.beginTask() ?? null;
-    return { ...s, used: s.used.clone(), free: s.free.clone(), distribution: new Map(s.distribution), fieldsOrder: [...s.fieldsOrder], search, facets };
+    const parts = { list: [...this.#parts], vectors: this.#vectors, checkpoints: this.#parts.map((p) => p.beginTask()) };
+    return { ...s, used: s.used.clone(), free: s.free.clone(), distribution: new Map(s.distribution), fieldsOrder: [...s.fieldsOrder], parts };
   }
 
   rollback(state: WriterState): void {
@@ -149,8 +158,9 @@ export class DocumentsWriter {
     this.#s = state;
     this.#fieldSet = new Set(state.fieldsOrder);
     this.#fids = new Map(state.fieldsOrder.map((f, i) => [f, i]));
-    if (state.search) this.#search?.rollback(state.search);
-    if (state.facets) this.#facets?.rollback(state.facets);
+    this.#parts.splice(0, this.#parts.length, ...state.parts.list);
+    this.#vectors = state.parts.vectors;
+    state.parts.checkpoints.forEach((cp, i) => this.#parts[i]!.rollback(cp));
   }
 
   /**
@@ -198,8 +208,21 @@ export class DocumentsWriter {
     facetRecord: ExtractedFacets | null = null,
   ): boolean {
     const existing = this.#emptyAtStart ? this.#knownIds.get(extId) : this.index.externalIds.get(extId);
+    if (existing === undefined && opts.skipCreation) return false;
+    // the configured embedders' vectors leave the document before it is stored (its extracted
+    // search and facet data stay right: neither indexes `_vectors`)
+    let vectors: VectorEntries | null = null;
+    let vectorsDoc: Record<string, unknown> = NO_VECTORS;
+    if (this.#vectors !== null && (existing === undefined || opts.method !== 'update') && mayHaveVectors(fields)) {
+      vectorsDoc = parsed ?? parseJson(json!);
+      vectors = this.#vectors.take(vectorsDoc, extId);
+      if (vectors !== null) {
+        parsed = vectorsDoc;
+        json = Buffer.from(JSON.stringify(vectorsDoc));
+        fields = documentFields(vectorsDoc);
+      }
+    }
     if (existing === undefined) {
-      if (opts.skipCreation) return false;
       const id = this.#allocate();
       this.index.externalIds.put(extId, id);
       if (this.#emptyAtStart) {
@@ -208,12 +231,15 @@ export class DocumentsWriter {
       }
       this.#storeRaw(id, json ?? Buffer.from(JSON.stringify(parsed)), fields);
       this.#indexAdded(id, extId, parsed, json, record, facetRecord);
+      this.#vectors?.apply(id, extId, vectors, vectorsDoc);
       return true;
     }
     const stored = this.index.documents.get(existing);
     if (opts.method === 'update' && stored !== undefined) {
       const old = parseDocument(stored);
       const merged = { ...old, ...(parsed ?? parseJson(json!)) };
+      if (this.#vectors !== null && mayHaveVectors({ keys: Object.keys(merged) })) vectors = this.#vectors.take(merged, extId);
+      this.#vectors?.apply(existing, extId, vectors, merged);
       const bytes = Buffer.from(JSON.stringify(merged));
       // an update that changes nothing writes nothing (re-sent data is common)
       if (Buffer.compare(bytes, stored) === 0) return true;
@@ -223,6 +249,7 @@ export class DocumentsWriter {
       this.#facets?.addDocument(existing, merged, extId);
     } else {
       const bytes = json ?? Buffer.from(JSON.stringify(parsed));
+      this.#vectors?.apply(existing, extId, vectors, vectorsDoc);
       if (stored !== undefined) {
         if (Buffer.compare(bytes, stored) === 0) return true;
         this.#forget(existing, stored, parseDocument(stored));
@@ -279,6 +306,7 @@ export class DocumentsWriter {
       if (id === undefined) continue;
       const bytes = documents.get(id);
       if (bytes !== undefined) this.#forget(id, bytes, parseDocument(bytes));
+      this.#vectors?.remove(id);
       documents.remove(id);
       externalIds.remove(extId);
       this.#knownIds.delete(extId);
@@ -295,8 +323,7 @@ export class DocumentsWriter {
     this.index.documents.clear();
     this.index.externalIds.clear();
     this.#knownIds.clear();
-    this.#search?.clearAll();
-    this.#facets?.clearAll();
+    for (const p of this.#parts) p.clearAll();
     this.#s.used = new Bitmap();
     this.#s.free = new Bitmap();
     this.#s.nextId = 0;
@@ -331,8 +358,7 @@ export class DocumentsWriter {
     index.removeMain('fieldDistribution');
     index.setMain('fieldsOrder', s.fieldsOrder);
     index.setMain('documentBytes', s.documentBytes);
-    this.#search?.save(s.used);
-    this.#facets?.save();
+    for (const p of this.#parts) p.save(s.used);
     index.setMain('generation', index.generation() + 1);
   }
 
@@ -377,13 +403,12 @@ export class DocumentsWriter {
 
   /** True when the pending search or facet changes outgrew their bound (a good time to commit). */
   flushDue(): boolean {
-    return (this.#search?.flushDue() ?? false) || (this.#facets?.flushDue() ?? false);
+    return this.#parts.some((p) => p.flushDue());
   }
 
   /** Ends a task's writes, inside its transaction (search changes join the batch's when it succeeds). */
   endTask(): void {
-    this.#search?.endTask();
-    this.#facets?.endTask();
+    for (const p of this.#parts) p.endTask();
   }
 
   /** Re-indexes every document for search with a new configuration (a settings change). */
@@ -398,6 +423,65 @@ export class DocumentsWriter {
     // no documents: nothing to index, but no key of an older layout may stay either
     if (this.#s.used.size === 0) search.clearAll();
     else search.rebuild(search.config, this.#storedDocuments());
+  }
+
+  /**
+   * Applies a change of the embedders (a settings task): the vectors of removed embedders are
+   * written back into `_vectors.<name>` of their documents as `{ regenerate, embeddings }`;
+   * new embedders take the `_vectors.<name>` entries the stored documents hold; `quantize`d ones
+   * are binary-quantized. Documents written afterwards in the batch use the new embedders.
+   */
+  reconfigureVectors(configs: readonly EmbedderConfig[], quantize: ReadonlySet<string>): void {
+    const index = this.index;
+    const before = this.#vectors;
+    before?.save(this.#s.used);
+    const ids = index.getMain('embedderIds') ?? {};
+    const kept = new Set(configs.map((c) => c.name));
+    const remaining: Record<string, number> = {};
+    for (const [name, id] of Object.entries(ids)) {
+      if (kept.has(name)) setKey(remaining, name, id);
+      else this.#writeBackVectors(name, id);
+    }
+    index.setMain('embedderIds', remaining);
+    const added = new Set(configs.map((c) => c.name).filter((n) => !Object.prototype.hasOwnProperty.call(remaining, n)));
+    const vectors = configs.length > 0 ? new DocumentVectors(index, configs) : null;
+    this.#parts.splice(0, this.#parts.length, ...[this.#search, this.#facets, vectors].filter((p) => p !== null));
+    this.#vectors = vectors;
+    if (vectors === null) return;
+    if (added.size > 0) {
+      const external: string[] = [];
+      for (const [extId, id] of index.externalIds.entries()) external[id] = extId;
+      for (const [id, bytes] of [...index.documents.entries()]) {
+        const doc = parseDocument(bytes);
+        if (!vectors.adopt(id, doc, external[id] ?? String(id), added)) continue;
+        this.#rewrite(id, bytes, doc);
+      }
+    }
+    vectors.requantize(quantize);
+  }
+
+  /** Writes the vectors of a removed embedder back into its documents, then drops them. */
+  #writeBackVectors(name: string, embedder: number): void {
+    const { index } = this;
+    for (const [key, bytes] of [...index.vectors.embeddings.entries({ start: [embedder, 0], end: [embedder + 1, 0] })]) {
+      const id = key[1];
+      const stored = index.documents.get(id);
+      if (stored === undefined) continue;
+      const doc = parseDocument(stored);
+      const e = new StoredEmbeddings(bytes);
+      const own = doc._vectors !== null && typeof doc._vectors === 'object' && !Array.isArray(doc._vectors) ? (doc._vectors as Record<string, unknown>) : {};
+      setKey(own, name, { regenerate: e.regenerate, embeddings: e.vectors() });
+      doc._vectors = own;
+      this.#rewrite(id, stored, doc);
+    }
+    VectorIndexWriter.dropEmbedder(index.vectors, embedder);
+  }
+
+  /** Stores a document again after a change outside its indexed fields (`_vectors`). */
+  #rewrite(id: number, old: Uint8Array, doc: Record<string, unknown>): void {
+    const bytes = Buffer.from(JSON.stringify(doc));
+    this.#s.documentBytes += bytes.length - old.length;
+    this.index.documents.put(id, bytes);
   }
 
   /**
@@ -429,6 +513,14 @@ export class DocumentsWriter {
   *#storedDocuments(): Generator<[number, Record<string, unknown>]> {
     for (const [id, bytes] of this.index.documents.entries()) yield [id, parseDocument(bytes)];
   }
+}
+
+/** What a document without vectors shows the missing-vectors hints. */
+const NO_VECTORS: Record<string, unknown> = Object.freeze({}) as Record<string, unknown>;
+
+/** A document may hold vectors (or the misspelled `_vector` the hints point at). */
+function mayHaveVectors(fields: Pick<DocumentFields, 'keys'>): boolean {
+  return fields.keys.includes('_vectors') || fields.keys.includes('_vector');
 }
 
 function parseJson(json: Uint8Array): Record<string, unknown> {

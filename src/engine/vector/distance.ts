@@ -76,9 +76,9 @@ export function cosineDistance(dotProduct: number, normA: number, normB: number)
 export function similarity(metric: Metric, distance: number, dimensions: number): number {
   switch (metric) {
     case 'cosine':
-      return 1 - distance;
+      return Math.fround(1 - distance);
     case 'hamming':
-      return dimensions === 0 ? 1 : 1 - distance / dimensions;
+      return dimensions === 0 ? 1 : Math.fround(1 - distance / dimensions);
     case 'euclidean':
       return 1 / (1 + Math.sqrt(Math.max(0, distance)));
     case 'dot':

@@ -5,17 +5,47 @@ import type { Index, VectorTables } from '../index/index.ts';
 import type { EmbedderState } from '../index/layout.ts';
 import { cosineDistance, dot, hammingBits, quantize, similarity, squaredL2, type Metric } from './distance.ts';
 import { StoredEmbeddings } from './embeddings.ts';
+import { setKey } from '../json.ts';
 import { searchGraph, Visited, type GraphReader } from './hnsw.ts';
 
-/** What the engine needs of an embedder. */
-export interface EmbedderSpec {
+/** What the engine needs of an embedder's settings. */
+export interface EmbedderConfig {
   name: string;
-  /** id in the vector tables (main `embedderIds`) */
-  id: number;
   /** required length of its vectors (null: taken from the first vector stored) */
   dimensions: number | null;
   metric: Metric;
   quantized: boolean;
+  /** `source: userProvided`: documents must bring their vectors */
+  userProvided: boolean;
+}
+
+/** An embedder with its id in the vector tables (main `embedderIds`). */
+export interface EmbedderSpec extends Omit<EmbedderConfig, 'userProvided'> {
+  id: number;
+  userProvided?: boolean;
+}
+
+/**
+ * The specs of configured embedders: names mapped to their ids. With `allocate` (inside a write),
+ * an embedder without an id gets the next free one; without, it is left out (it has no vectors).
+ */
+export function embedderSpecs(index: Index, configs: readonly EmbedderConfig[], allocate: boolean): EmbedderSpec[] {
+  const ids = { ...(index.getMain('embedderIds') ?? {}) };
+  let next = Math.max(-1, ...Object.values(ids)) + 1;
+  let changed = false;
+  const out: EmbedderSpec[] = [];
+  for (const c of configs) {
+    let id = Object.prototype.hasOwnProperty.call(ids, c.name) ? ids[c.name] : undefined;
+    if (id === undefined) {
+      if (!allocate) continue;
+      id = next++;
+      setKey(ids, c.name, id);
+      changed = true;
+    }
+    out.push({ ...c, id });
+  }
+  if (changed) index.setMain('embedderIds', ids);
+  return out;
 }
 
 /** Exact-scan thresholds (Meilisearch's `MEILI_EXPERIMENTAL_HNSW_LINEAR_BELOW` and `_RATIO`). */

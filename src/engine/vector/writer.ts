@@ -25,7 +25,7 @@ interface Run {
 }
 
 export interface VectorCheckpoint {
-  runs: Array<{ docids: Bitmap; embeddings: number; dirty: Set<number> }>;
+  runs: Array<{ docids: Bitmap; embeddings: number; dirty: Set<number>; graphs: Array<GraphEntry | null> }>;
 }
 
 /** Link lists kept in memory before they are written. */
@@ -59,30 +59,66 @@ export class VectorIndexWriter {
     return bytes === undefined ? undefined : new StoredEmbeddings(bytes);
   }
 
-  /** Stores the document's vectors for the embedder (none: removes them). */
+  /** True when the document has a stored entry for the embedder (possibly without vectors). */
+  stored(id: number, embedder: EmbedderSpec): boolean {
+    return this.#tables.embeddings.has([embedder.id, id]);
+  }
+
+  /** Stores the document's vectors for the embedder (an empty list is kept too: "no vector, by choice"). */
   set(id: number, embedder: EmbedderSpec, vectors: ArrayLike<number>[], regenerate: boolean): void {
     const run = this.#run(embedder);
     this.#drop(run, id);
-    if (vectors.length === 0) return;
-    const dimensions = embedder.dimensions ?? vectors[0]!.length;
+    const dimensions = embedder.dimensions ?? vectors[0]?.length ?? 0;
     this.#tables.embeddings.put([embedder.id, id], encodeEmbeddings({ vectors, regenerate, quantized: embedder.quantized, dimensions }));
+    if (vectors.length === 0) return;
     run.docids.add(id);
     run.embeddings += vectors.length;
     run.dirty.add(id);
   }
 
-  /** Removes the document's vectors of every embedder. */
+  /** Removes the document's entries of every embedder. */
   remove(id: number): void {
     for (const run of this.#runs) this.#drop(run, id);
   }
 
   #drop(run: Run, id: number): void {
-    if (!run.docids.has(id)) return;
     const old = this.embeddings(id, run.spec);
+    if (old === undefined) return;
     this.#tables.embeddings.remove([run.spec.id, id]);
+    if (!run.docids.has(id)) return;
     run.docids.remove(id);
-    run.embeddings -= old?.count ?? 0;
+    run.embeddings -= old.count;
     run.dirty.add(id);
+  }
+
+  /** Every stored entry of an embedder (copied values: safe to keep while writing). */
+  *entries(embedder: EmbedderSpec): Generator<[number, StoredEmbeddings]> {
+    const e = embedder.id;
+    for (const [key, bytes] of this.#tables.embeddings.entries({ start: [e, 0], end: [e + 1, 0] })) yield [key[1], new StoredEmbeddings(bytes)];
+  }
+
+  /** Removes everything of an embedder that is no longer configured: entries, graphs, state. */
+  static dropEmbedder(tables: VectorTables, embedder: number): void {
+    const doomed = [...tables.embeddings.keys({ start: [embedder, 0], end: [embedder + 1, 0] })];
+    for (const key of doomed) tables.embeddings.remove(key);
+    const links = [...tables.links.keys({ start: [embedder, 0, 0, 0], end: [embedder + 1, 0, 0, 0] })];
+    for (const key of links) tables.links.remove(key);
+    tables.embedders.remove(embedder);
+  }
+
+  /** Binary-quantizes the stored vectors of an embedder (now `quantized`) and rebuilds its graphs. */
+  requantize(embedder: EmbedderSpec): void {
+    const run = this.#run(embedder);
+    const entries = [...this.entries(embedder)];
+    for (const [id, e] of entries) {
+      if (e.quantized) continue;
+      const vectors = e.vectors();
+      this.#tables.embeddings.put([embedder.id, id], encodeEmbeddings({ vectors, regenerate: e.regenerate, quantized: true, dimensions: e.dimensions }));
+    }
+    const links = [...this.#tables.links.keys({ start: [embedder.id, 0, 0, 0], end: [embedder.id + 1, 0, 0, 0] })];
+    for (const key of links) this.#tables.links.remove(key);
+    run.graphs = [];
+    for (const id of run.docids) run.dirty.add(id);
   }
 
   /** Removes every vector and graph. */
@@ -98,7 +134,7 @@ export class VectorIndexWriter {
   }
 
   beginTask(): VectorCheckpoint {
-    return { runs: this.#runs.map((r) => ({ docids: r.docids.clone(), embeddings: r.embeddings, dirty: new Set(r.dirty) })) };
+    return { runs: this.#runs.map((r) => ({ docids: r.docids.clone(), embeddings: r.embeddings, dirty: new Set(r.dirty), graphs: [...r.graphs] })) };
   }
 
   rollback(cp: VectorCheckpoint): void {

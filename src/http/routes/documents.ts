@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../api/errors/index.ts';
 import { browseDocuments, present } from '../../api/documents/browse.ts';
+import { documentVectors } from '../../api/vectors/retrieve.ts';
 import {
   parseBrowseQuery,
   parseFetchBody,
@@ -99,9 +100,11 @@ export function registerDocumentRoutes(app: FastifyInstance, ctx: HttpContext): 
     const { documentId } = req.params as { documentId: string };
     const { fields, retrieveVectors } = parseGetDocumentQuery(query(req));
     const index = requireIndex(ctx, uid);
-    const doc = index.document(documentId);
-    if (!doc) throw new ApiError('document_not_found', `Document \`${documentId}\` not found.`);
-    return present(doc, fields, retrieveVectors, index.fieldsOrder());
+    const id = index.internalId(documentId);
+    const doc = id === undefined ? undefined : index.documentById(id);
+    if (id === undefined || !doc) throw new ApiError('document_not_found', `Document \`${documentId}\` not found.`);
+    const vectors = retrieveVectors ? documentVectors(index, id) : undefined;
+    return present(doc, fields, retrieveVectors, index.fieldsOrder(), vectors);
   });
 
   app.delete('/indexes/:indexUid/documents/:documentId', docsAuth('documents.delete'), async (req, reply) => {

@@ -1,7 +1,10 @@
 // GET / POST /indexes/:indexUid/search (search.md): parameters parsed here, the search itself
 // in api/search/execute.ts.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { executeSearch, fuseFilters, parseSearchBody, parseSearchParams, wantsMetadata, type SearchQuery } from '../../api/search/index.ts';
+import {
+  executeSearch, executeSimilar, fuseFilters, parseSearchBody, parseSearchParams, parseSimilarBody, parseSimilarParams, wantsMetadata,
+  type SearchQuery, type SimilarQuery,
+} from '../../api/search/index.ts';
 import { sendJsonText, type HttpContext } from '../context.ts';
 import { readJson } from '../body.ts';
 import { indexNotFound, indexParam, query } from './indexes.ts';
@@ -25,6 +28,20 @@ export function registerSearchRoutes(app: FastifyInstance, ctx: HttpContext): vo
     if (elsewhere === null) return executeSearch(ctx.instance.indexes.byUuid(uuid), uid, q, options);
     return elsewhere.then((body) => sendJsonText(reply, body));
   };
+
+  // similar documents (similar.md): the index is looked up after the parameters, as for search
+  const similar = (req: FastifyRequest, sq: SimilarQuery) => {
+    const uid = indexParam(req);
+    const uuid = ctx.instance.queue.indexUuid(uid);
+    if (uuid === undefined) throw indexNotFound(uid);
+    const options = { features: ctx.instance.features.get(), ruleFilter: req.auth.searchRuleFilter(uid) };
+    return executeSimilar(ctx.instance.indexes.byUuid(uuid), uid, sq, options);
+  };
+  app.get('/indexes/:indexUid/similar', auth, async (req) => similar(req, parseSimilarParams(query(req))));
+  app.post('/indexes/:indexUid/similar', auth, async (req) => {
+    const body = await readJson(req, { limit: ctx.payloadLimit, limitText: ctx.payloadLimitText });
+    return similar(req, parseSimilarBody(body));
+  });
 
   app.get('/indexes/:indexUid/search', auth, async (req, reply) => search(req, reply, parseSearchParams(query(req))));
   // the body is checked before the index uid, as Meilisearch's extractors do

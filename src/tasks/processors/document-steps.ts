@@ -24,6 +24,7 @@ import type { AppliedTask } from '../../engine/index/layout.ts';
 import { WriteRefused } from '../../engine/store/index.ts';
 import type { Task } from '../types.ts';
 import { facetConfig, searchConfig, storedSettings } from '../index-settings.ts';
+import { embedderConfigs } from '../../api/settings/index.ts';
 import { applyDocumentTask } from './document-tasks.ts';
 import { Aborted, failed, type ProcessContext } from './context.ts';
 
@@ -169,6 +170,7 @@ class StepRun {
     const writer = new DocumentsWriter(target, searchConfig(settings), {
       prepare: (request) => extractor.prepare(request),
       facets: facetConfig(settings),
+      vectors: embedderConfigs(settings.embedders),
       maxDeltaBytes: budget.searchDeltaBytes,
       facetWriter: { maxDeltaBytes: budget.facetDeltaBytes },
     });

@@ -7,7 +7,7 @@ import { documentId } from '../../engine/index/primary-key.ts';
 import { facetReader } from '../../engine/facet/index.ts';
 import { ExtractionStopped } from '../../engine/indexing/extract/extractor.ts';
 import { compileFilter, type FilterFeatures } from '../../api/filter/index.ts';
-import { applyPatch, checkSettingsAgainstIndex, type SettingsPatch } from '../../api/settings/index.ts';
+import { applyPatch, checkSettingsAgainstIndex, embedderConfigs, reindexNeeds, type SettingsPatch } from '../../api/settings/index.ts';
 import type { Task, TaskKind } from '../types.ts';
 import { facetConfig, facetSignature, searchConfig, searchSignature, storedSettings } from '../index-settings.ts';
 import { Aborted, type ProcessContext } from './context.ts';
@@ -66,6 +66,12 @@ function applyTask(writer: DocumentsWriter, task: Task, ctx: ProcessContext): Re
       if (searchSignature(next) !== searchSignature(current)) ctx.trace.time('re-indexing search data', () => writer.reindexSearch(searchConfig(next)));
       // an invalid `_geo` in a stored document fails the task when `_geo` becomes filterable or sortable
       if (facetSignature(next) !== facetSignature(current)) ctx.trace.time('re-indexing facets', () => writer.reindexFacets(facetConfig(next)));
+      const vectors = embedderConfigs(next.embedders);
+      const actions = reindexNeeds(current, next).embedders;
+      if (Object.keys(actions).length > 0 || JSON.stringify(vectors) !== JSON.stringify(embedderConfigs(current.embedders))) {
+        const quantize = new Set(Object.entries(actions).filter(([, a]) => a.quantize).map(([name]) => name));
+        ctx.trace.time('updating the vector store', () => writer.reconfigureVectors(vectors, quantize));
+      }
       return task.details ?? {};
     }
     default:

@@ -45,11 +45,15 @@ export interface SortOutput {
   degraded: boolean;
 }
 
-/** Global score of a chain of rule ranks (skipped: 0/1). */
+/**
+ * Global score of a chain of rule ranks (skipped: 0/1). A similarity (`vectorSort`) is a score of
+ * its own: the ranks before it decide first, then it (0 without a vector), as milli's first score value.
+ */
 export function globalScore(scores: readonly RuleScore[]): number {
   let rank = 1;
   let max = 1;
   for (const s of scores) {
+    if (s.rule === 'vectorSort') return max === 1 ? (s.similarity ?? 0) : (rank - 1 + (s.similarity ?? 0)) / max;
     rank = (rank - 1) * s.max + s.rank;
     max *= s.max;
   }

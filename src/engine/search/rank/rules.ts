@@ -16,10 +16,12 @@ export type RuleName = 'words' | GraphRuleName | 'exactAttribute';
  * rules rank 1/1 (they never change the score) and carry the bucket's value instead.
  */
 export interface RuleScore {
-  readonly rule: RuleName | 'skipped' | 'sort' | 'geoSort';
+  readonly rule: RuleName | 'skipped' | 'sort' | 'geoSort' | 'vectorSort';
   readonly rank: number;
   readonly max: number;
   readonly sort?: SortDetail;
+  /** `vectorSort`: the similarity of the document to the query vector (null: it has no vector) */
+  readonly similarity?: number | null;
 }
 
 /** What a sort bucket shows in `_rankingScoreDetails`. */

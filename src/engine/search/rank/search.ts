@@ -15,6 +15,7 @@ import { Resolver } from './resolve.ts';
 import { graphDocids, maximallyReduced, RULES, type MatchingStrategy, type RuleContext, type RuleName } from './rules.ts';
 import { distinctSharers, type DistinctValues } from './distinct.ts';
 import { sortRule, type SortCriterion, type SortValues } from './sort.ts';
+import { semanticChain, vectorSortRule, type NearestFn } from './vector-sort.ts';
 
 /** What an index's settings give the keyword search (built once per settings generation). */
 export interface KeywordSetup {
@@ -200,6 +201,25 @@ export function placeholderSearch(universe: Bitmap, sets: Pick<SharedReads, 'fac
   return bucketSort(rules, NO_GRAPH, universe, options);
 }
 
+/**
+ * A semantic search over `universe` (filter applied): the sort entries of the ranking rules and
+ * `vectorSort` in place of the text rules (vector-sort.ts).
+ */
+export function semanticSearch(
+  universe: Bitmap,
+  sets: Pick<SharedReads, 'facets'>,
+  req: Omit<KeywordRequest, 'q' | 'strategy' | 'fids'>,
+  setup: Pick<KeywordSetup, 'rankingRules'>,
+  nearest: NearestFn,
+): SortOutput {
+  const values = sets.facets ?? null;
+  const options = sortOptions(req, values);
+  // distinct drops documents: look further than the page
+  const want = (req.offset + req.limit) * (options.distinct === null ? 1 : 4);
+  const rules = semanticChain(setup.rankingRules, req.sort ?? []).map((e) => (e === 'vectorSort' ? vectorSortRule(nearest, want) : sortRule(e, values)));
+  return bucketSort(rules, NO_GRAPH, universe, { ...options, scores: true });
+}
+
 function sortOptions(req: Omit<KeywordRequest, 'q' | 'strategy' | 'fids'>, values: (SortValues & DistinctValues) | null): SortOptions {
   return {
     offset: req.offset,
@@ -214,5 +234,6 @@ function sortOptions(req: Omit<KeywordRequest, 'q' | 'strategy' | 'fids'>, value
 }
 
 export type { DistinctValues, MatchingStrategy, RuleName, SortCriterion, SortValues };
+export type { NearestFn } from './vector-sort.ts';
 export type { RuleScore } from './rules.ts';
 export { globalScore } from './bucket-sort.ts';

@@ -1,0 +1,186 @@
+// The vectors of the documents a batch writes (vectors-embedders.md §4): entries of configured
+// embedders are taken out of `_vectors` before the document is stored, checked, and given to the
+// vector store; a document that keeps its vectors (an update or replacement without them, or
+// `{ regenerate: false }` without embeddings) keeps what is stored. A new document without vectors
+// for a `userProvided` embedder fails its task at the end of the task, with Meilisearch's count and
+// hints.
+import { EngineError } from '../errors.ts';
+import type { Index } from '../index/index.ts';
+import type { Bitmap } from '../bitmap/index.ts';
+import { parseVectorsEntry, vectorsObject, type VectorsEntry } from '../vector/parse.ts';
+import { embedderSpecs, type EmbedderConfig, type EmbedderSpec } from '../vector/store.ts';
+import { VectorIndexWriter, type VectorCheckpoint } from '../vector/writer.ts';
+import type { IndexPart } from './part.ts';
+
+const VECTORS = '_vectors';
+
+/** The configured embedders' entries of one document, taken out of it. */
+export type VectorEntries = Map<string, VectorsEntry>;
+
+interface Missing {
+  first: string;
+  count: number;
+  /** documents with a top-level `_vector` */
+  singular: number;
+  /** misspelled `_vectors` key → documents */
+  misspelled: Map<string, number>;
+}
+
+interface Checkpoint {
+  store: VectorCheckpoint;
+}
+
+export class DocumentVectors implements IndexPart<Checkpoint> {
+  readonly specs: EmbedderSpec[];
+  readonly #store: VectorIndexWriter;
+  /** embedder name → documents of the current task that lack its vectors */
+  #missing = new Map<string, Missing>();
+
+  /** Inside a write: embedders without an id get one. */
+  constructor(index: Index, configs: readonly EmbedderConfig[]) {
+    this.specs = embedderSpecs(index, configs, true);
+    this.#store = new VectorIndexWriter(index, this.specs);
+  }
+
+  get active(): boolean {
+    return this.specs.length > 0;
+  }
+
+  /**
+   * Takes the configured embedders' entries out of `doc._vectors` (checked; `_vectors` goes when
+   * nothing else is left in it). Returns them, or null when the document has none to give.
+   */
+  take(doc: Record<string, unknown>, docId: string): VectorEntries | null {
+    const raw = vectorsObject(doc[VECTORS], docId);
+    if (raw === null || this.specs.length === 0) return null;
+    const entries: VectorEntries = new Map();
+    for (const spec of this.specs) {
+      if (!Object.prototype.hasOwnProperty.call(raw, spec.name)) continue;
+      entries.set(spec.name, parseVectorsEntry(raw[spec.name], spec.name, docId, spec.dimensions));
+    }
+    if (entries.size === 0) return null;
+    const rest: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(raw)) if (!entries.has(k)) Object.defineProperty(rest, k, { value: v, enumerable: true, writable: true, configurable: true });
+    if (Object.keys(rest).length === 0) delete doc[VECTORS];
+    else doc[VECTORS] = rest;
+    return entries;
+  }
+
+  /**
+   * Stores the vectors of document `id` (`doc`: the stored document, for the hints of a missing
+   * entry). Embedders the entries leave out keep what the document has, if anything.
+   */
+  apply(id: number, docId: string, entries: VectorEntries | null, doc: Record<string, unknown>): void {
+    for (const spec of this.specs) {
+      const entry = entries?.get(spec.name);
+      if (entry?.vectors !== undefined) {
+        this.#store.set(id, spec, entry.vectors, entry.regenerate);
+        continue;
+      }
+      if (this.#store.stored(id, spec)) continue;
+      if (entry !== undefined && !entry.regenerate) {
+        // `{ regenerate: false }` without embeddings: no vector, none to generate
+        this.#store.set(id, spec, [], false);
+        continue;
+      }
+      if (spec.userProvided) this.#noteMissing(spec.name, docId, doc);
+    }
+  }
+
+  /**
+   * Takes the entries of newly configured embedders (`names`) out of a stored document and stores
+   * them; true when the document changed (it must be stored again).
+   */
+  adopt(id: number, doc: Record<string, unknown>, docId: string, names: ReadonlySet<string>): boolean {
+    const raw = vectorsObject(doc[VECTORS], docId);
+    if (raw === null) return false;
+    let changed = false;
+    for (const spec of this.specs) {
+      if (!names.has(spec.name) || !Object.prototype.hasOwnProperty.call(raw, spec.name)) continue;
+      const entry = parseVectorsEntry(raw[spec.name], spec.name, docId, spec.dimensions);
+      this.#store.set(id, spec, entry.vectors ?? [], entry.regenerate);
+      delete raw[spec.name];
+      changed = true;
+    }
+    if (changed && Object.keys(raw).length === 0) delete doc[VECTORS];
+    return changed;
+  }
+
+  /** Binary-quantizes the stored vectors of these embedders (their graphs are rebuilt at `save`). */
+  requantize(names: ReadonlySet<string>): void {
+    for (const spec of this.specs) if (names.has(spec.name)) this.#store.requantize(spec);
+  }
+
+  /** Removes the vectors of a deleted document. */
+  remove(id: number): void {
+    this.#store.remove(id);
+  }
+
+  #noteMissing(name: string, docId: string, doc: Record<string, unknown>): void {
+    let m = this.#missing.get(name);
+    if (m === undefined) {
+      m = { first: docId, count: 0, singular: 0, misspelled: new Map() };
+      this.#missing.set(name, m);
+    }
+    m.count++;
+    if (Object.prototype.hasOwnProperty.call(doc, '_vector')) m.singular++;
+    const raw = doc[VECTORS];
+    if (raw !== null && typeof raw === 'object' && !Array.isArray(raw)) {
+      for (const key of Object.keys(raw)) {
+        if (key !== name && editDistance(key, name) <= 2) m.misspelled.set(key, (m.misspelled.get(key) ?? 0) + 1);
+      }
+    }
+  }
+
+  beginTask(): Checkpoint {
+    this.#missing.clear();
+    return { store: this.#store.beginTask() };
+  }
+
+  rollback(cp: Checkpoint): void {
+    this.#missing.clear();
+    this.#store.rollback(cp.store);
+  }
+
+  /** Fails the task when documents lacked vectors of a `userProvided` embedder. */
+  endTask(): void {
+    for (const [name, m] of this.#missing) {
+      const others = m.count > 1 ? ` and at least ${m.count - 1} other document(s)` : '';
+      const hints: string[] = [];
+      if (m.singular > 0) hints.push(`- Hint: try replacing \`_vector\` by \`_vectors\` in ${m.singular} document(s).`);
+      for (const [key, n] of m.misspelled) hints.push(`- Hint: try replacing \`_vectors.${key}\` by \`_vectors.${name}\` in ${n} document(s).`);
+      if (hints.length === 0) hints.push(`- Hint: opt-out for a document with \`_vectors.${name}: null\``);
+      throw new EngineError(
+        'vector_embedding_error',
+        `While embedding documents for embedder \`${name}\`: no vectors provided for document \`${m.first}\`${others}\n` +
+          `- Note: \`${name}\` has \`source: userProvided\`, so documents must provide embeddings as an array in \`_vectors.${name}\`.\n` +
+          hints.join('\n'),
+      );
+    }
+  }
+
+  flushDue(): boolean {
+    return false;
+  }
+
+  clearAll(): void {
+    this.#store.clearAll();
+  }
+
+  save(_used: Bitmap): void {
+    this.#store.save();
+  }
+}
+
+/** Damerau–Levenshtein distance (adjacent swaps count one), for the misspelling hint. */
+function editDistance(a: string, b: string): number {
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i]![j] = Math.min(d[i]![j]!, d[i - 2]![j - 2]! + 1);
+    }
+  }
+  return d[a.length]![b.length]!;
+}
