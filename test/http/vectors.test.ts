@@ -1,0 +1,245 @@
+// Vectors through the official client (vectors-embedders.md §4–§7, similar.md), answers checked
+// against Meilisearch 1.50's:
+// 1. every `_vectors` form is stored apart from the document and comes back with `retrieveVectors`
+//    as `{ embeddings, regenerate }` (f32 values), on the documents routes and in hits; stats count
+//    embeddings and embedded documents; `_vectors` is never in `fieldDistribution`
+// 2. bad `_vectors` values fail the task with Meilisearch's codes and messages; a new document
+//    without vectors for a `userProvided` embedder fails it with the count and hints; a replaced or
+//    updated document without vectors keeps its own
+// 3. semantic search: similarity (1 + cos) / 2 and its details, documents without a vector last,
+//    filters, `semanticHitCount`, `queryVector`, the distribution shift, threshold; ratio 0 and a
+//    blank query are keyword searches; the reference's errors
+// 4. hybrid search merges the keyword and semantic lists; a text it cannot embed falls back to
+//    keyword results
+// 5. similar documents: scores, exclusion of the document itself, threshold, errors
+// 6. deletions and updates change what is found; removing an embedder writes its vectors back
+//    into the documents, adding it again takes them; binary quantization; a restart keeps the graph
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { assertApiError, startTestServer, uniqueIndex, type TestServer } from './helpers.ts';
+
+let t: TestServer;
+
+before(async () => {
+  t = await startTestServer();
+});
+
+after(async () => {
+  await t?.close();
+});
+
+async function vectorIndex(embedders: Record<string, unknown> = { manual: { source: 'userProvided', dimensions: 2 } }) {
+  const uid = uniqueIndex('vec');
+  const index = t.client.index(uid);
+  const task = await index.updateSettings({ embedders: embedders as never, filterableAttributes: ['kind'] }).waitTask();
+  assert.equal(task.status, 'succeeded', JSON.stringify(task.error));
+  return { uid, index };
+}
+
+async function addOk(index: ReturnType<typeof t.client.index>, docs: Record<string, unknown>[]) {
+  const task = await index.addDocuments(docs).waitTask();
+  assert.equal(task.status, 'succeeded', JSON.stringify(task.error));
+}
+
+const round = (x: number) => Math.round(x * 1e5) / 1e5;
+
+test('every _vectors form is stored apart and retrieved as { embeddings, regenerate }', async () => {
+  const { uid, index } = await vectorIndex();
+  await addOk(index, [
+    { id: 1, t: 'a', _vectors: { manual: [0.1, 3] } },
+    { id: 2, t: 'b', _vectors: { manual: [[1, 2], [2, 1]], other: [5] } },
+    { id: 3, _vectors: { manual: null } },
+    { id: 4, _vectors: { manual: { embeddings: [1, 1], regenerate: true } } },
+    { id: 5, _vectors: { manual: { regenerate: false } } },
+  ]);
+  const plain = await index.getDocuments();
+  assert.deepEqual(plain.results, [{ id: 1, t: 'a' }, { id: 2, t: 'b' }, { id: 3 }, { id: 4 }, { id: 5 }]);
+  const withVectors = await index.getDocuments({ retrieveVectors: true });
+  assert.deepEqual(withVectors.results, [
+    { id: 1, t: 'a', _vectors: { manual: { embeddings: [[0.10000000149011612, 3]], regenerate: false } } },
+    { id: 2, t: 'b', _vectors: { other: [5], manual: { embeddings: [[1, 2], [2, 1]], regenerate: false } } },
+    { id: 3, _vectors: { manual: { embeddings: [], regenerate: false } } },
+    { id: 4, _vectors: { manual: { embeddings: [[1, 1]], regenerate: true } } },
+    { id: 5, _vectors: { manual: { embeddings: [], regenerate: false } } },
+  ]);
+  const one = await index.getDocument(2, { retrieveVectors: true, fields: ['t'] });
+  assert.deepEqual(one, { t: 'b', _vectors: { other: [5], manual: { embeddings: [[1, 2], [2, 1]], regenerate: false } } });
+  const fetched = await t.fetch('POST', `/indexes/${uid}/documents/fetch`, { body: { ids: ['1'], retrieveVectors: true } });
+  assert.deepEqual(fetched.body.results, [withVectors.results[0]]);
+  const stats = await index.getStats();
+  assert.equal(stats.numberOfEmbeddings, 4);
+  assert.equal(stats.numberOfEmbeddedDocuments, 3);
+  assert.deepEqual(stats.fieldDistribution, { id: 5, t: 2 });
+});
+
+test('bad _vectors fail the task with Meilisearch messages; missing vectors only for new documents', async () => {
+  const { uid, index } = await vectorIndex();
+  const fails = async (docs: Record<string, unknown>[], code: string, message: string) => {
+    const task = await index.addDocuments(docs).waitTask();
+    assert.equal(task.status, 'failed');
+    assert.equal(task.error?.code, code);
+    assert.equal(task.error?.message, `Index \`${uid}\`: ${message}`);
+  };
+  await fails([{ id: 0, _vectors: { manual: [1, 2, 3] } }], 'invalid_vector_dimensions',
+    'Invalid vector dimensions in document with id `0` in `._vectors.manual`.\n  - note: embedding #0 has dimensions 3\n  - note: embedder `manual` requires 2');
+  await fails([{ id: 0, _vectors: { manual: { embeddings: [1, 2] } } }], 'invalid_vectors_type',
+    'Bad embedder configuration in the document with id: `0`. Missing field `._vectors.manual.regenerate`\n  - note: `._vectors.manual` must be an array of floats, an array of arrays of floats, or an object with field `regenerate`');
+  await fails([{ id: 0, _vectors: { manual: { embeddings: true, regenerate: false } } }], 'invalid_vectors_type',
+    'Bad embedder configuration in the document with id: `0`. Invalid value type at `._vectors.manual.embeddings`: expected null or an array, but found a boolean: `true`');
+  await fails([{ id: 0, _vectors: [1, 2] }], 'invalid_vectors_type',
+    'The `_vectors` field in the document with id: `0` is not an object. Was expecting an object with a key for each embedder with manually provided vectors, but instead got `[1,2]`');
+  await fails([{ id: 0, _vectors: { manual: Array.from({ length: 257 }, () => [1, 2]) } }], 'too_many_vectors',
+    'Too many vectors for document with id 0: found 257, but limited to 256.');
+  await fails([{ id: 4, t: 'd' }, { id: 5, _vector: { manual: [1, 1] } }, { id: 6, _vectors: { manaul: [1, 1] } }], 'vector_embedding_error',
+    'While embedding documents for embedder `manual`: no vectors provided for document `4` and at least 2 other document(s)\n' +
+      '- Note: `manual` has `source: userProvided`, so documents must provide embeddings as an array in `_vectors.manual`.\n' +
+      '- Hint: try replacing `_vector` by `_vectors` in 1 document(s).\n' +
+      '- Hint: try replacing `_vectors.manaul` by `_vectors.manual` in 1 document(s).');
+  await fails([{ id: 7, _vectors: { manual: { regenerate: true } } }], 'vector_embedding_error',
+    'While embedding documents for embedder `manual`: no vectors provided for document `7`\n' +
+      '- Note: `manual` has `source: userProvided`, so documents must provide embeddings as an array in `_vectors.manual`.\n' +
+      '- Hint: opt-out for a document with `_vectors.manual: null`');
+  assert.equal((await index.getStats()).numberOfDocuments, 0, 'failed tasks left nothing');
+  // an existing document replaced or updated without vectors keeps them
+  await addOk(index, [{ id: 1, t: 'a', _vectors: { manual: [1, 3] } }]);
+  await addOk(index, [{ id: 1, t: 'a2' }]);
+  const updated = await index.updateDocuments([{ id: 1, u: true }]).waitTask();
+  assert.equal(updated.status, 'succeeded');
+  const doc = await index.getDocument(1, { retrieveVectors: true });
+  assert.deepEqual(doc, { id: 1, t: 'a2', u: true, _vectors: { manual: { embeddings: [[1, 3]], regenerate: false } } });
+});
+
+test('semantic search: similarity, details, documents without vectors last, filters, errors', async () => {
+  const { uid, index } = await vectorIndex();
+  await addOk(index, [
+    { id: 1, kind: 'x', _vectors: { manual: [1, 3] } },
+    { id: 2, kind: 'y', _vectors: { manual: [1, 2] } },
+    { id: 3, kind: 'x', _vectors: { manual: [2, 3] } },
+    { id: 4, kind: 'x', _vectors: { manual: null } },
+  ]);
+  const res = await index.search('', { vector: [1, 1], hybrid: { embedder: 'manual' }, showRankingScore: true, showRankingScoreDetails: true });
+  assert.deepEqual(res.hits.map((h) => h.id), [3, 2, 1, 4]);
+  assert.deepEqual(res.hits.map((h) => round(h._rankingScore!)), [0.99029, 0.97434, 0.94721, 0]);
+  assert.deepEqual(res.hits[0]!._rankingScoreDetails, { vectorSort: { order: 0, similarity: res.hits[0]!._rankingScore } });
+  assert.deepEqual(res.hits[3]!._rankingScoreDetails, { vectorSort: { order: 0, similarity: null } });
+  assert.equal(res.semanticHitCount, 4);
+  assert.equal(res.estimatedTotalHits, 4);
+  assert.equal(res.queryVector, undefined);
+
+  const filtered = await index.search('', { vector: [1, 1], hybrid: { embedder: 'manual' }, filter: 'kind = x', limit: 2, retrieveVectors: true });
+  assert.deepEqual(filtered.hits.map((h) => h.id), [3, 1]);
+  assert.deepEqual(filtered.queryVector, [1, 1]);
+  assert.deepEqual(filtered.hits[0]!._vectors, { manual: { embeddings: [[2, 3]], regenerate: false } });
+
+  const threshold = await index.search('', { vector: [1, 1], hybrid: { embedder: 'manual' }, rankingScoreThreshold: 0.96 });
+  assert.deepEqual(threshold.hits.map((h) => h.id), [3, 2]);
+
+  // distribution shift: 0.4 / sigma × s + (0.5 − 0.4 / sigma × mean), clamped to ε
+  await index.updateEmbedders({ manual: { source: 'userProvided', dimensions: 2, distribution: { mean: 0.998, sigma: 0.01 } } }).waitTask();
+  const shifted = await index.search('', { vector: [1, 1], hybrid: { embedder: 'manual', semanticRatio: 1 }, showRankingScore: true, limit: 2 });
+  assert.deepEqual(shifted.hits.map((h) => round(h._rankingScore!)), [0.19161, 0]);
+  assert.equal(shifted.hits[1]!._rankingScore, 1.1920929e-7);
+
+  // keyword searches: ratio 0, or no q and no vector
+  const keyword = await index.search('', { hybrid: { embedder: 'nope', semanticRatio: 0 }, vector: [1, 1, 1] });
+  assert.equal(keyword.semanticHitCount, undefined);
+  assert.equal(keyword.hits.length, 4);
+  assert.equal((await index.search('  ', { hybrid: { embedder: 'nope' } })).semanticHitCount, undefined);
+
+  await assertApiError(index.search('', { vector: [1, 1], hybrid: { embedder: 'nope' } }), 'invalid_search_embedder', 400, 'Cannot find embedder with name `nope`.');
+  await assertApiError(index.search('', { vector: [1, 2, 3], hybrid: { embedder: 'manual' } }), 'invalid_vector_dimensions', 400, 'Invalid vector dimensions: expected: `2`, found: `3`.');
+  await assertApiError(index.search('Captain', { hybrid: { embedder: 'manual', semanticRatio: 1 } }), 'vector_embedding_error', 400,
+    'Error while generating embeddings: user error: attempt to embed the following text in a configuration where embeddings must be user provided:\n  - `Captain`');
+  const get = await t.fetch('GET', `/indexes/${uid}/search?vector=1,1&hybridEmbedder=manual&limit=1`);
+  assert.deepEqual(get.body.hits.map((h: { id: number }) => h.id), [3]);
+});
+
+test('hybrid search merges keyword and semantic lists, and falls back to keyword results', async () => {
+  const { index } = await vectorIndex();
+  await addOk(index, [
+    { id: 1, title: 'captain blue', _vectors: { manual: [0.5, 0.9] } },
+    { id: 2, title: 'captain red', _vectors: { manual: [0.9, 0.1] } },
+    { id: 3, title: 'green sea', _vectors: { manual: [1, 0.1] } },
+  ]);
+  const merged = await index.search('captain', { vector: [1, 0.1], hybrid: { embedder: 'manual', semanticRatio: 0.7 }, showRankingScore: true });
+  assert.deepEqual(merged.hits.map((h) => h.id), [3, 2, 1]);
+  assert.equal(merged.semanticHitCount, 3);
+  assert.equal(merged.estimatedTotalHits, 3);
+  // q cannot be embedded by a userProvided embedder: keyword results, semanticHitCount 0
+  const fallback = await index.search('captain', { hybrid: { embedder: 'manual', semanticRatio: 0.7 } });
+  assert.deepEqual(fallback.hits.map((h) => h.id), [1, 2]);
+  assert.equal(fallback.semanticHitCount, 0);
+  // multi-search carries hybrid queries too
+  const multi = await t.client.multiSearch({ queries: [{ indexUid: index.uid, q: '', vector: [1, 0.1], hybrid: { embedder: 'manual' }, limit: 1 }] });
+  assert.deepEqual(multi.results[0]!.hits.map((h) => h.id), [3]);
+});
+
+test('similar documents: nearest to the document, itself left out, threshold and errors', async () => {
+  const { uid, index } = await vectorIndex({ manual: { source: 'userProvided', dimensions: 3 } });
+  await addOk(index, [
+    { id: 143, _vectors: { manual: [-0.5, 0.3, 0.85] } },
+    { id: 522681, title: 'Escape Room', _vectors: { manual: [0.1, 0.6, 0.8] } },
+    { id: 299537, _vectors: { manual: [0.6, 0.8, -0.2] } },
+    { id: 7, _vectors: { manual: null } },
+  ]);
+  const res = await index.searchSimilarDocuments({ id: 143, embedder: 'manual', showRankingScore: true, showRankingScoreDetails: true });
+  assert.deepEqual(res.hits.map((h) => h.id), [522681, 299537]);
+  assert.equal(res.hits[0]!._rankingScore, 0.890957772731781);
+  assert.deepEqual(res.hits[0]!._rankingScoreDetails, { vectorSort: { order: 0, similarity: 0.890957772731781 } });
+  assert.equal((res as unknown as { id: string }).id, '143');
+  assert.equal(res.estimatedTotalHits, 3);
+  const cut = await index.searchSimilarDocuments({ id: 143, embedder: 'manual', rankingScoreThreshold: 0.5 });
+  assert.deepEqual(cut.hits.map((h) => h.id), [522681]);
+  assert.equal(cut.estimatedTotalHits, 1);
+  await assertApiError(index.searchSimilarDocuments({ id: 'nope', embedder: 'manual' }), 'not_found_similar_id', 400, 'Document `nope` not found.');
+  await assertApiError(index.searchSimilarDocuments({ id: 143, embedder: 'auto' }), 'invalid_similar_embedder', 400, 'Cannot find embedder with name `auto`.');
+  const missing = await t.fetch('POST', `/indexes/${uid}/similar`, { body: { id: 143 } });
+  assert.equal(missing.status, 400);
+  assert.equal(missing.body.message, 'Missing field `embedder`');
+  const get = await t.fetch('GET', `/indexes/${uid}/similar?id=143&embedder=manual&limit=1`);
+  assert.deepEqual(get.body.hits, [{ id: 522681, title: 'Escape Room' }]);
+});
+
+test('deletes, updates, embedder removal and re-adding, quantization, restart', async () => {
+  const dims = 8;
+  const vector = (i: number) => Array.from({ length: dims }, (_, d) => Math.sin(i * 0.7 + d * 1.3));
+  const { uid, index } = await vectorIndex({ manual: { source: 'userProvided', dimensions: dims } });
+  await addOk(index, Array.from({ length: 300 }, (_, i) => ({ id: i, _vectors: { manual: vector(i) } })));
+  const nearest = async (q: number[], limit = 1) => (await index.search('', { vector: q, hybrid: { embedder: 'manual' }, limit })).hits.map((h) => h.id);
+  assert.deepEqual(await nearest(vector(42)), [42]);
+  await index.deleteDocument(42).waitTask();
+  assert.ok(!(await nearest(vector(42), 10)).includes(42));
+  await addOk(index, [{ id: 7, _vectors: { manual: vector(1000) } }]);
+  assert.deepEqual(await nearest(vector(1000)), [7]);
+
+  // removing the embedder writes the vectors back; adding it again takes them
+  await index.updateEmbedders({ manual: null }).waitTask();
+  const back = await index.getDocument(7, { retrieveVectors: true });
+  assert.equal((back._vectors as { manual: { regenerate: boolean } }).manual.regenerate, false);
+  assert.equal((await index.getStats()).numberOfEmbeddings, 0);
+  await index.updateEmbedders({ manual: { source: 'userProvided', dimensions: dims } }).waitTask();
+  assert.equal((await index.getStats()).numberOfEmbeddedDocuments, 299);
+  assert.deepEqual(await nearest(vector(1000)), [7]);
+  assert.deepEqual((await index.getDocument(7, { retrieveVectors: true }))._vectors, { manual: { embeddings: [vector(1000).map(Math.fround)], regenerate: false } });
+
+  // binary quantization: 0/1 components, Hamming similarity
+  await index.updateEmbedders({ manual: { source: 'userProvided', dimensions: dims, binaryQuantized: true } }).waitTask();
+  const quantized = await index.getDocument(7, { retrieveVectors: true });
+  const embeddings = (quantized._vectors as { manual: { embeddings: number[][] } }).manual.embeddings[0]!;
+  assert.deepEqual(embeddings, vector(1000).map((x) => (x > 0 ? 1 : 0)));
+  const top = await index.search('', { vector: vector(1000), hybrid: { embedder: 'manual' }, limit: 1, showRankingScore: true });
+  assert.equal(top.hits[0]!._rankingScore, 1);
+
+  // a restart keeps the graphs
+  const dbPath = t.dbPath;
+  const before = await nearest(vector(123), 5);
+  await t.server.close();
+  const again = await startTestServer({ dbPath });
+  try {
+    const res = await again.client.index(uid).search('', { vector: vector(123), hybrid: { embedder: 'manual' }, limit: 5 });
+    assert.deepEqual(res.hits.map((h) => h.id), before);
+  } finally {
+    await again.server.close();
+    t = await startTestServer({ dbPath });
+  }
+});
