@@ -43,6 +43,16 @@ async function addOk(index: ReturnType<typeof t.client.index>, docs: Record<stri
 
 const round = (x: number) => Math.round(x * 1e5) / 1e5;
 
+/** `semanticHitCount` of a search response (the client's types do not declare it). */
+const semanticHits = (res: unknown) => (res as { semanticHitCount?: number }).semanticHitCount;
+
+/** A document with `retrieveVectors` (the client's `getDocument` types do not declare it). */
+async function docWithVectors(uid: string, id: number, fields?: string): Promise<Record<string, any>> {
+  const res = await t.fetch('GET', `/indexes/${uid}/documents/${id}?retrieveVectors=true${fields ? `&fields=${fields}` : ''}`);
+  assert.equal(res.status, 200, JSON.stringify(res.body));
+  return res.body;
+}
+
 test('every _vectors form is stored apart and retrieved as { embeddings, regenerate }', async () => {
   const { uid, index } = await vectorIndex();
   await addOk(index, [
@@ -62,7 +72,7 @@ test('every _vectors form is stored apart and retrieved as { embeddings, regener
     { id: 4, _vectors: { manual: { embeddings: [[1, 1]], regenerate: true } } },
     { id: 5, _vectors: { manual: { embeddings: [], regenerate: false } } },
   ]);
-  const one = await index.getDocument(2, { retrieveVectors: true, fields: ['t'] });
+  const one = await docWithVectors(uid, 2, 't');
   assert.deepEqual(one, { t: 'b', _vectors: { other: [5], manual: { embeddings: [[1, 2], [2, 1]], regenerate: false } } });
   const fetched = await t.fetch('POST', `/indexes/${uid}/documents/fetch`, { body: { ids: ['1'], retrieveVectors: true } });
   assert.deepEqual(fetched.body.results, [withVectors.results[0]]);
@@ -105,7 +115,7 @@ test('bad _vectors fail the task with Meilisearch messages; missing vectors only
   await addOk(index, [{ id: 1, t: 'a2' }]);
   const updated = await index.updateDocuments([{ id: 1, u: true }]).waitTask();
   assert.equal(updated.status, 'succeeded');
-  const doc = await index.getDocument(1, { retrieveVectors: true });
+  const doc = await docWithVectors(uid, 1);
   assert.deepEqual(doc, { id: 1, t: 'a2', u: true, _vectors: { manual: { embeddings: [[1, 3]], regenerate: false } } });
 });
 
@@ -122,7 +132,7 @@ test('semantic search: similarity, details, documents without vectors last, filt
   assert.deepEqual(res.hits.map((h) => round(h._rankingScore!)), [0.99029, 0.97434, 0.94721, 0]);
   assert.deepEqual(res.hits[0]!._rankingScoreDetails, { vectorSort: { order: 0, similarity: res.hits[0]!._rankingScore } });
   assert.deepEqual(res.hits[3]!._rankingScoreDetails, { vectorSort: { order: 0, similarity: null } });
-  assert.equal(res.semanticHitCount, 4);
+  assert.equal(semanticHits(res), 4);
   assert.equal(res.estimatedTotalHits, 4);
   assert.equal(res.queryVector, undefined);
 
@@ -142,9 +152,9 @@ test('semantic search: similarity, details, documents without vectors last, filt
 
   // keyword searches: ratio 0, or no q and no vector
   const keyword = await index.search('', { hybrid: { embedder: 'nope', semanticRatio: 0 }, vector: [1, 1, 1] });
-  assert.equal(keyword.semanticHitCount, undefined);
+  assert.equal(semanticHits(keyword), undefined);
   assert.equal(keyword.hits.length, 4);
-  assert.equal((await index.search('  ', { hybrid: { embedder: 'nope' } })).semanticHitCount, undefined);
+  assert.equal(semanticHits(await index.search('  ', { hybrid: { embedder: 'nope' } })), undefined);
 
   await assertApiError(index.search('', { vector: [1, 1], hybrid: { embedder: 'nope' } }), 'invalid_search_embedder', 400, 'Cannot find embedder with name `nope`.');
   await assertApiError(index.search('', { vector: [1, 2, 3], hybrid: { embedder: 'manual' } }), 'invalid_vector_dimensions', 400, 'Invalid vector dimensions: expected: `2`, found: `3`.');
@@ -163,12 +173,12 @@ test('hybrid search merges keyword and semantic lists, and falls back to keyword
   ]);
   const merged = await index.search('captain', { vector: [1, 0.1], hybrid: { embedder: 'manual', semanticRatio: 0.7 }, showRankingScore: true });
   assert.deepEqual(merged.hits.map((h) => h.id), [3, 2, 1]);
-  assert.equal(merged.semanticHitCount, 3);
+  assert.equal(semanticHits(merged), 3);
   assert.equal(merged.estimatedTotalHits, 3);
   // q cannot be embedded by a userProvided embedder: keyword results, semanticHitCount 0
   const fallback = await index.search('captain', { hybrid: { embedder: 'manual', semanticRatio: 0.7 } });
   assert.deepEqual(fallback.hits.map((h) => h.id), [1, 2]);
-  assert.equal(fallback.semanticHitCount, 0);
+  assert.equal(semanticHits(fallback), 0);
   // multi-search carries hybrid queries too
   const multi = await t.client.multiSearch({ queries: [{ indexUid: index.uid, q: '', vector: [1, 0.1], hybrid: { embedder: 'manual' }, limit: 1 }] });
   assert.deepEqual(multi.results[0]!.hits.map((h) => h.id), [3]);
@@ -214,17 +224,17 @@ test('deletes, updates, embedder removal and re-adding, quantization, restart', 
 
   // removing the embedder writes the vectors back; adding it again takes them
   await index.updateEmbedders({ manual: null }).waitTask();
-  const back = await index.getDocument(7, { retrieveVectors: true });
+  const back = await docWithVectors(uid, 7);
   assert.equal((back._vectors as { manual: { regenerate: boolean } }).manual.regenerate, false);
   assert.equal((await index.getStats()).numberOfEmbeddings, 0);
   await index.updateEmbedders({ manual: { source: 'userProvided', dimensions: dims } }).waitTask();
   assert.equal((await index.getStats()).numberOfEmbeddedDocuments, 299);
   assert.deepEqual(await nearest(vector(1000)), [7]);
-  assert.deepEqual((await index.getDocument(7, { retrieveVectors: true }))._vectors, { manual: { embeddings: [vector(1000).map(Math.fround)], regenerate: false } });
+  assert.deepEqual((await docWithVectors(uid, 7))._vectors, { manual: { embeddings: [vector(1000).map(Math.fround)], regenerate: false } });
 
   // binary quantization: 0/1 components, Hamming similarity
   await index.updateEmbedders({ manual: { source: 'userProvided', dimensions: dims, binaryQuantized: true } }).waitTask();
-  const quantized = await index.getDocument(7, { retrieveVectors: true });
+  const quantized = await docWithVectors(uid, 7);
   const embeddings = (quantized._vectors as { manual: { embeddings: number[][] } }).manual.embeddings[0]!;
   assert.deepEqual(embeddings, vector(1000).map((x) => (x > 0 ? 1 : 0)));
   const top = await index.search('', { vector: vector(1000), hybrid: { embedder: 'manual' }, limit: 1, showRankingScore: true });

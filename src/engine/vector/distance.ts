@@ -29,6 +29,45 @@ export function dot(a: Float32Array, b: Float32Array, offset = 0, n = a.length):
   return s0 + s1 + s2 + s3;
 }
 
+/** Dot product of the `n` floats at offsets `a` and `b` of one array (no view allocated). */
+export function dotWithin(v: Float32Array, a: number, b: number, n: number): number {
+  let s0 = 0;
+  let s1 = 0;
+  let s2 = 0;
+  let s3 = 0;
+  let i = 0;
+  for (; i + 3 < n; i += 4) {
+    s0 += v[a + i]! * v[b + i]!;
+    s1 += v[a + i + 1]! * v[b + i + 1]!;
+    s2 += v[a + i + 2]! * v[b + i + 2]!;
+    s3 += v[a + i + 3]! * v[b + i + 3]!;
+  }
+  for (; i < n; i++) s0 += v[a + i]! * v[b + i]!;
+  return s0 + s1 + s2 + s3;
+}
+
+/** Squared euclidean distance of the `n` floats at offsets `a` and `b` of one array. */
+export function squaredL2Within(v: Float32Array, a: number, b: number, n: number): number {
+  let s = 0;
+  for (let i = 0; i < n; i++) {
+    const d = v[a + i]! - v[b + i]!;
+    s += d * d;
+  }
+  return s;
+}
+
+/** Differing bits of the `n` words at offsets `a` and `b` of one array. */
+export function hammingWithin(v: Uint32Array, a: number, b: number, n: number): number {
+  let bits = 0;
+  for (let i = 0; i < n; i++) {
+    let x = (v[a + i]! ^ v[b + i]!) >>> 0;
+    x -= (x >>> 1) & 0x55555555;
+    x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+    bits += (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
+  }
+  return bits;
+}
+
 /** Squared euclidean distance between `a` and the `n` floats of `b` from `offset`. */
 export function squaredL2(a: Float32Array, b: Float32Array, offset = 0, n = a.length): number {
   let s0 = 0;

@@ -31,7 +31,7 @@ export interface GraphEntry {
 }
 
 export interface GraphReader {
-  /** The node's links on `level` (undefined when it is not on that level). May be a reused buffer: read before the next call. */
+  /** The node's links on `level` (undefined when it is not on that level); the caller must not change them. */
   links(level: number, node: number): Uint32Array | undefined;
 }
 
@@ -122,9 +122,8 @@ export function searchLevel(
     if (found.size >= ef && d > found.topDistance()) break;
     const links = g.links(level, node);
     if (links === undefined) continue;
-    // copy: the store may reuse the buffer on the next read
-    const next = links.length <= 64 ? Array.from(links) : [...links];
-    for (const n of next) {
+    for (let li = 0; li < links.length; li++) {
+      const n = links[li]!;
       if (!visited.visit(n)) continue;
       const dn = dist(n);
       if (!(dn < Infinity)) continue;
@@ -161,8 +160,8 @@ function greedy(g: GraphReader, dist: DistanceTo, from: Neighbours, level: numbe
     moved = false;
     const links = g.links(level, node);
     if (links === undefined) break;
-    const next = Array.from(links);
-    for (const n of next) {
+    for (let li = 0; li < links.length; li++) {
+      const n = links[li]!;
       const dn = dist(n);
       if (dn < d) {
         d = dn;

@@ -7,6 +7,7 @@ import { cosineDistance, dot, hammingBits, quantize, similarity, squaredL2, type
 import { StoredEmbeddings } from './embeddings.ts';
 import { setKey } from '../json.ts';
 import { searchGraph, Visited, type GraphReader } from './hnsw.ts';
+import { VectorSlab } from './slab.ts';
 
 /** What the engine needs of an embedder's settings. */
 export interface EmbedderConfig {
@@ -138,10 +139,12 @@ export function storedDistance(metric: Metric, a: StoredEmbeddings, ka: number, 
   }
 }
 
-/** The HNSW links of one (embedder, store) graph, read from LMDB. */
-export class StoredGraph implements GraphReader {
+/** The HNSW links of one (embedder, store) graph, read from LMDB once and kept (a reader's cache). */
+export class CachedGraph implements GraphReader {
   readonly #links: VectorTables['links'];
   readonly #key: [number, number, number, number];
+  #level0: Array<Uint32Array | null | undefined> = [];
+  readonly #upper = new Map<number, Uint32Array | null>();
 
   constructor(tables: VectorTables, embedder: number, store: number) {
     this.#links = tables.links;
@@ -149,11 +152,42 @@ export class StoredGraph implements GraphReader {
   }
 
   links(level: number, node: number): Uint32Array | undefined {
+    if (level === 0) {
+      let v = this.#level0[node];
+      if (v === undefined) this.#level0[node] = v = this.#read(0, node);
+      return v ?? undefined;
+    }
+    const k = level * 2 ** 32 + node;
+    let v = this.#upper.get(k);
+    if (v === undefined) this.#upper.set(k, (v = this.#read(level, node)));
+    return v ?? undefined;
+  }
+
+  #read(level: number, node: number): Uint32Array | null {
     this.#key[2] = level;
     this.#key[3] = node;
     const bytes = this.#links.get(this.#key);
-    return bytes === undefined ? undefined : linksOf(bytes);
+    return bytes === undefined ? null : linksOf(bytes);
   }
+}
+
+/** What the searches of one index generation keep of its vector store. */
+interface GenerationCache {
+  generation: number;
+  slabs: Map<string, VectorSlab>;
+  graphs: Map<string, CachedGraph>;
+}
+
+const caches = new WeakMap<Index, GenerationCache>();
+
+function cacheOf(index: Index): GenerationCache {
+  const generation = index.generation();
+  let c = caches.get(index);
+  if (c === undefined || c.generation !== generation) {
+    c = { generation, slabs: new Map(), graphs: new Map() };
+    caches.set(index, c);
+  }
+  return c;
 }
 
 /** Links stored as little-endian u32s (copied values are aligned). */
@@ -169,10 +203,12 @@ export function linksBytes(links: Uint32Array): Uint8Array {
 /** Reads of the vector store of one index (inside a read snapshot of its environment). */
 export class VectorReader {
   readonly #tables: VectorTables;
+  readonly #cache: GenerationCache;
   readonly #visited = new Visited();
 
   constructor(index: Index) {
     this.#tables = index.vectors;
+    this.#cache = cacheOf(index);
   }
 
   state(embedder: number): EmbedderState | undefined {
@@ -189,6 +225,23 @@ export class VectorReader {
     return bytes === undefined ? undefined : new StoredEmbeddings(bytes);
   }
 
+  #slab(spec: EmbedderSpec, store: number): VectorSlab {
+    const key = `${spec.id}/${store}/${spec.quantized ? 'q' : spec.metric}`;
+    let slab = this.#cache.slabs.get(key);
+    if (slab === undefined) {
+      slab = new VectorSlab((doc) => this.embeddings(spec.id, doc), store, spec.metric, spec.quantized);
+      this.#cache.slabs.set(key, slab);
+    }
+    return slab;
+  }
+
+  #graph(embedder: number, store: number): CachedGraph {
+    const key = `${embedder}/${store}`;
+    let g = this.#cache.graphs.get(key);
+    if (g === undefined) this.#cache.graphs.set(key, (g = new CachedGraph(this.#tables, embedder, store)));
+    return g;
+  }
+
   /** The documents nearest to `q.vector`, each at its best vector's distance. */
   nearest(spec: EmbedderSpec, q: NearestQuery): Nearest {
     const state = this.state(spec.id);
@@ -197,43 +250,36 @@ export class VectorReader {
     const candidates = q.candidates === null ? items.clone() : Bitmap.and(q.candidates, items);
     if (q.exclude !== undefined) candidates.remove(q.exclude);
     if (candidates.size === 0) return { ids: [], similarities: [] };
-    const qd = new QueryDistance(q.vector, spec.metric, spec.quantized);
+    const stores = Math.max(1, state.graphs.length);
     const linear = q.linear ?? DEFAULT_LINEAR_SCAN;
     const exact = candidates.size <= q.limit || (candidates.size < linear.below && candidates.size / items.size <= linear.ratio);
     const filtered = candidates.size < items.size;
-    const best = exact ? this.#scan(spec.id, candidates, qd) : this.#graphs(spec.id, state, filtered ? candidates : null, qd, q);
-    const ranked = [...best].sort((a, b) => a[1] - b[1] || a[0] - b[0]).slice(0, q.limit);
-    return { ids: ranked.map((r) => r[0]), similarities: ranked.map((r) => qd.similarity(r[1])) };
-  }
-
-  #scan(embedder: number, candidates: Bitmap, qd: QueryDistance): Map<number, number> {
     const best = new Map<number, number>();
-    for (const id of candidates) {
-      const e = this.embeddings(embedder, id);
-      if (e !== undefined && e.count > 0) best.set(id, qd.nearest(e));
-    }
-    return best;
-  }
-
-  #graphs(embedder: number, state: EmbedderState, candidates: Bitmap | null, qd: QueryDistance, q: NearestQuery): Map<number, number> {
-    const best = new Map<number, number>();
-    const ef = Math.max(10 * q.limit, 100);
-    const accept = candidates === null ? undefined : (node: number) => candidates.has(node);
-    state.graphs.forEach((start, store) => {
-      if (start === null) return;
-      const graph = new StoredGraph(this.#tables, embedder, store);
+    const dimensions = spec.dimensions ?? q.vector.length;
+    for (let store = 0; store < stores; store++) {
+      const slab = this.#slab(spec, store);
+      const prepared = slab.prepare(q.vector);
       const dist = (node: number): number => {
-        const e = this.embeddings(embedder, node);
-        return e === undefined || e.count <= store ? Infinity : qd.to(e, store);
+        const slot = slab.slotOf(node);
+        return slot < 0 ? Infinity : slab.toQuery(prepared, slot);
       };
-      const found = searchGraph(graph, start, dist, ef, this.#visited, accept);
-      found.nodes.forEach((node, i) => {
-        if (node === q.exclude) return;
-        const d = found.distances[i]!;
+      const keep = (node: number, d: number) => {
+        if (!(d < Infinity) || node === q.exclude) return;
         const was = best.get(node);
         if (was === undefined || d < was) best.set(node, d);
-      });
-    });
-    return best;
+      };
+      if (exact) {
+        for (const id of candidates) keep(id, dist(id));
+        continue;
+      }
+      const start = state.graphs[store];
+      if (start === null || start === undefined) continue;
+      const accept = filtered ? (node: number) => candidates.has(node) : undefined;
+      const found = searchGraph(this.#graph(spec.id, store), start, dist, Math.max(10 * q.limit, 100), this.#visited, accept);
+      found.nodes.forEach((node, i) => keep(node, found.distances[i]!));
+    }
+    const metric = spec.quantized ? 'hamming' : spec.metric;
+    const ranked = [...best].sort((a, b) => a[1] - b[1] || a[0] - b[0]).slice(0, q.limit);
+    return { ids: ranked.map((r) => r[0]), similarities: ranked.map((r) => similarity(metric, r[1], dimensions)) };
   }
 }

@@ -12,8 +12,8 @@ import { encodeEmbeddings, StoredEmbeddings } from './embeddings.ts';
 import {
   DEFAULT_HNSW, insertNode, nodeLevel, removeNodes, Visited, type GraphEntry, type GraphWriter, type HnswParams,
 } from './hnsw.ts';
-import { linksBytes, linksOf, storedDistance, type EmbedderSpec } from './store.ts';
-import type { Metric } from './distance.ts';
+import { linksBytes, linksOf, type EmbedderSpec } from './store.ts';
+import { VectorSlab } from './slab.ts';
 
 interface Run {
   spec: EmbedderSpec;
@@ -156,18 +156,15 @@ export class VectorIndexWriter {
     const changed = [...run.dirty].sort((a, b) => a - b);
     const stores = Math.max(run.graphs.length, ...changed.map((id) => this.embeddings(id, run.spec)?.count ?? 0));
     for (let store = 0; store < stores; store++) {
-      const g = new GraphBuild(this.#tables, run.spec.id, store, run.spec.metric);
+      const g = new GraphBuild(this.#tables, run.spec, store);
       let start = run.graphs[store] ?? null;
       const removed = new Set(changed.filter((id) => g.links(0, id) !== undefined));
       if (removed.size > 0) start = removeNodes(g, start, removed, this.#params);
       const visited = new Visited();
       for (const id of changed) {
-        const e = g.vector(id);
-        if (e === null || e.count <= store) continue;
-        const dist = (node: number): number => {
-          const other = g.vector(node);
-          return other === null || other.count <= store ? Infinity : storedDistance(run.spec.metric, e, store, other, store);
-        };
+        const slot = g.slotOf(id);
+        if (slot < 0) continue;
+        const dist = (node: number): number => g.fromSlot(slot, node);
         start = insertNode(g, start, id, nodeLevel(id, store, this.#params.m), dist, this.#params, visited);
       }
       g.flush();
@@ -183,30 +180,34 @@ export class VectorIndexWriter {
   }
 }
 
-/** One graph being changed: links written through an in-memory overlay, vectors cached. */
+/** One graph being changed: links written through an in-memory overlay, vectors in a slab. */
 class GraphBuild implements GraphWriter {
   readonly #tables: VectorTables;
   readonly #embedder: number;
   readonly #store: number;
-  readonly #metric: Metric;
   readonly #overlay = new Map<number, Uint32Array | null>();
-  readonly #vectors = new Map<number, StoredEmbeddings | null>();
+  readonly #slab: VectorSlab;
 
-  constructor(tables: VectorTables, embedder: number, store: number, metric: Metric) {
+  constructor(tables: VectorTables, spec: EmbedderSpec, store: number) {
     this.#tables = tables;
-    this.#embedder = embedder;
+    this.#embedder = spec.id;
     this.#store = store;
-    this.#metric = metric;
+    const load = (doc: number) => {
+      const bytes = tables.embeddings.get([spec.id, doc]);
+      return bytes === undefined ? undefined : new StoredEmbeddings(bytes);
+    };
+    this.#slab = new VectorSlab(load, store, spec.metric, spec.quantized);
   }
 
-  vector(node: number): StoredEmbeddings | null {
-    let e = this.#vectors.get(node);
-    if (e === undefined) {
-      const bytes = this.#tables.embeddings.get([this.#embedder, node]);
-      e = bytes === undefined ? null : new StoredEmbeddings(bytes);
-      this.#vectors.set(node, e);
-    }
-    return e;
+  /** The slab slot of a document's vector in this store (−1: none). */
+  slotOf(node: number): number {
+    return this.#slab.slotOf(node);
+  }
+
+  /** Distance from the vector in `slot` to a node's. */
+  fromSlot(slot: number, node: number): number {
+    const other = this.#slab.slotOf(node);
+    return other < 0 ? Infinity : this.#slab.between(slot, other);
   }
 
   links(level: number, node: number): Uint32Array | undefined {
@@ -236,10 +237,9 @@ class GraphBuild implements GraphWriter {
   }
 
   between(a: number, b: number): number {
-    const ea = this.vector(a);
-    const eb = this.vector(b);
-    if (ea === null || eb === null || ea.count <= this.#store || eb.count <= this.#store) return Infinity;
-    return storedDistance(this.#metric, ea, this.#store, eb, this.#store);
+    const sa = this.#slab.slotOf(a);
+    const sb = this.#slab.slotOf(b);
+    return sa < 0 || sb < 0 ? Infinity : this.#slab.between(sa, sb);
   }
 
   /** Writes the overlay's link lists. */

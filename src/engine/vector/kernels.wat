@@ -1,0 +1,81 @@
+;; Distance kernels of the vector store in WebAssembly SIMD (128-bit). Offsets are byte offsets
+;; into this module's memory; `n` counts f32 components (dot, l2) or u32 words (hamming).
+;; Compiled to kernels-wasm.ts by scripts/build-kernels.mjs; kernels.ts falls back to TypeScript
+;; where WebAssembly SIMD is not available.
+(module
+  (memory (export "memory") 1)
+
+  ;; Σ a[i] × b[i]
+  (func (export "dot") (param $a i32) (param $b i32) (param $n i32) (result f32)
+    (local $i i32) (local $end8 i32) (local $end4 i32) (local $end i32)
+    (local $x v128) (local $y v128) (local $s f32)
+    (local.set $end (i32.shl (local.get $n) (i32.const 2)))
+    (local.set $end8 (i32.and (local.get $end) (i32.const -32)))
+    (local.set $end4 (i32.and (local.get $end) (i32.const -16)))
+    (block $done8
+      (loop $loop8
+        (br_if $done8 (i32.ge_u (local.get $i) (local.get $end8)))
+        (local.set $x (f32x4.add (local.get $x)
+          (f32x4.mul (v128.load (i32.add (local.get $a) (local.get $i))) (v128.load (i32.add (local.get $b) (local.get $i))))))
+        (local.set $y (f32x4.add (local.get $y)
+          (f32x4.mul (v128.load offset=16 (i32.add (local.get $a) (local.get $i))) (v128.load offset=16 (i32.add (local.get $b) (local.get $i))))))
+        (local.set $i (i32.add (local.get $i) (i32.const 32)))
+        (br $loop8)))
+    (block $done4
+      (loop $loop4
+        (br_if $done4 (i32.ge_u (local.get $i) (local.get $end4)))
+        (local.set $x (f32x4.add (local.get $x)
+          (f32x4.mul (v128.load (i32.add (local.get $a) (local.get $i))) (v128.load (i32.add (local.get $b) (local.get $i))))))
+        (local.set $i (i32.add (local.get $i) (i32.const 16)))
+        (br $loop4)))
+    (local.set $x (f32x4.add (local.get $x) (local.get $y)))
+    (local.set $s (f32.add
+      (f32.add (f32x4.extract_lane 0 (local.get $x)) (f32x4.extract_lane 1 (local.get $x)))
+      (f32.add (f32x4.extract_lane 2 (local.get $x)) (f32x4.extract_lane 3 (local.get $x)))))
+    (block $done
+      (loop $tail
+        (br_if $done (i32.ge_u (local.get $i) (local.get $end)))
+        (local.set $s (f32.add (local.get $s)
+          (f32.mul (f32.load (i32.add (local.get $a) (local.get $i))) (f32.load (i32.add (local.get $b) (local.get $i))))))
+        (local.set $i (i32.add (local.get $i) (i32.const 4)))
+        (br $tail)))
+    (local.get $s))
+
+  ;; Σ (a[i] − b[i])²
+  (func (export "l2") (param $a i32) (param $b i32) (param $n i32) (result f32)
+    (local $i i32) (local $end4 i32) (local $end i32)
+    (local $x v128) (local $d v128) (local $s f32) (local $e f32)
+    (local.set $end (i32.shl (local.get $n) (i32.const 2)))
+    (local.set $end4 (i32.and (local.get $end) (i32.const -16)))
+    (block $done4
+      (loop $loop4
+        (br_if $done4 (i32.ge_u (local.get $i) (local.get $end4)))
+        (local.set $d (f32x4.sub (v128.load (i32.add (local.get $a) (local.get $i))) (v128.load (i32.add (local.get $b) (local.get $i)))))
+        (local.set $x (f32x4.add (local.get $x) (f32x4.mul (local.get $d) (local.get $d))))
+        (local.set $i (i32.add (local.get $i) (i32.const 16)))
+        (br $loop4)))
+    (local.set $s (f32.add
+      (f32.add (f32x4.extract_lane 0 (local.get $x)) (f32x4.extract_lane 1 (local.get $x)))
+      (f32.add (f32x4.extract_lane 2 (local.get $x)) (f32x4.extract_lane 3 (local.get $x)))))
+    (block $done
+      (loop $tail
+        (br_if $done (i32.ge_u (local.get $i) (local.get $end)))
+        (local.set $e (f32.sub (f32.load (i32.add (local.get $a) (local.get $i))) (f32.load (i32.add (local.get $b) (local.get $i)))))
+        (local.set $s (f32.add (local.get $s) (f32.mul (local.get $e) (local.get $e))))
+        (local.set $i (i32.add (local.get $i) (i32.const 4)))
+        (br $tail)))
+    (local.get $s))
+
+  ;; differing bits of n u32 words
+  (func (export "hamming") (param $a i32) (param $b i32) (param $n i32) (result i32)
+    (local $i i32) (local $end i32) (local $bits i32)
+    (local.set $end (i32.shl (local.get $n) (i32.const 2)))
+    (block $done
+      (loop $loop
+        (br_if $done (i32.ge_u (local.get $i) (local.get $end)))
+        (local.set $bits (i32.add (local.get $bits)
+          (i32.popcnt (i32.xor (i32.load (i32.add (local.get $a) (local.get $i))) (i32.load (i32.add (local.get $b) (local.get $i)))))))
+        (local.set $i (i32.add (local.get $i) (i32.const 4)))
+        (br $loop)))
+    (local.get $bits))
+)
