@@ -11,6 +11,8 @@ import { searchEmails } from './search-emails.ts';
 import { searchGames } from './search-games.ts';
 import { searchMovies } from './search-movies.ts';
 import type { Workload } from './types.ts';
+import { vectorsGlove } from './vectors-glove.ts';
+import { vectorsLibrary } from './vectors-library.ts';
 
 export const workloads: Record<string, Workload> = Object.fromEntries(
   [
@@ -26,5 +28,7 @@ export const workloads: Record<string, Workload> = Object.fromEntries(
     geoCities,
     filterRangeCities,
     multiEcommerce,
+    vectorsGlove,
+    vectorsLibrary,
   ].map((w) => [w.name, w]),
 );

@@ -86,3 +86,56 @@ test('SIGKILL during a batch loses no acknowledged task and duplicates no docume
     fs.rmSync(dbPath, { recursive: true, force: true });
   }
 });
+
+test('SIGKILL while vectors are indexed: every acknowledged vector is found after the restart', { timeout: 120_000 }, async () => {
+  const dbPath = fs.mkdtempSync(path.join(os.tmpdir(), 'muninn-crash-vectors-'));
+  const dims = 16;
+  const vector = (i: number) => Array.from({ length: dims }, (_, d) => Math.sin(i * 0.37 + d * 1.7) + Math.cos(i * 0.11 * (d + 1)));
+  try {
+    let { proc, url } = await start(dbPath);
+    const settings = await api(url, 'PATCH', '/indexes/crashv/settings', JSON.stringify({ embedders: { e: { source: 'userProvided', dimensions: dims } } }));
+    const acknowledged: number[] = [settings.taskUid];
+    const payloads = 4;
+    const perPayload = 4000;
+    for (let p = 0; p < payloads; p++) {
+      const lines: string[] = [];
+      for (let i = 0; i < perPayload; i++) lines.push(JSON.stringify({ id: p * perPayload + i, _vectors: { e: vector(p * perPayload + i) } }));
+      acknowledged.push((await api(url, 'POST', '/indexes/crashv/documents?primaryKey=id', lines.join('\n'), 'application/x-ndjson')).taskUid);
+    }
+    let sawProcessing = false;
+    for (let i = 0; i < 500 && !sawProcessing; i++) {
+      const processing = await api(url, 'GET', '/tasks?statuses=processing&types=documentAdditionOrUpdate');
+      sawProcessing = processing.results.length > 0;
+      if (!sawProcessing) await new Promise((r) => setTimeout(r, 5));
+    }
+    assert.ok(sawProcessing, 'the kill must land while vectors are indexed');
+    proc.kill('SIGKILL');
+    await new Promise((r) => proc.once('exit', r));
+
+    ({ proc, url } = await start(dbPath));
+    try {
+      for (const uid of acknowledged) {
+        for (;;) {
+          const task = await api(url, 'GET', `/tasks/${uid}`);
+          assert.notEqual(task.code, 'task_not_found', `acknowledged task ${uid} was lost`);
+          if (task.status === 'succeeded') break;
+          assert.ok(task.status === 'enqueued' || task.status === 'processing', `task ${uid} is ${task.status}: ${JSON.stringify(task.error)}`);
+          await new Promise((r) => setTimeout(r, 20));
+        }
+      }
+      const total = payloads * perPayload;
+      const stats = await api(url, 'GET', '/indexes/crashv/stats');
+      assert.equal(stats.numberOfEmbeddings, total);
+      assert.equal(stats.numberOfEmbeddedDocuments, total);
+      for (const id of [0, 1, perPayload - 1, perPayload, 2 * perPayload + 17, total - 1]) {
+        const res = await api(url, 'POST', '/indexes/crashv/search', JSON.stringify({ vector: vector(id), hybrid: { embedder: 'e' }, limit: 1 }));
+        assert.deepEqual(res.hits, [{ id }], `document ${id} is its own nearest`);
+      }
+    } finally {
+      proc.kill('SIGTERM');
+      await new Promise((r) => proc.once('exit', r));
+    }
+  } finally {
+    fs.rmSync(dbPath, { recursive: true, force: true });
+  }
+});

@@ -68,48 +68,13 @@ export function hammingWithin(v: Uint32Array, a: number, b: number, n: number): 
   return bits;
 }
 
-/** Squared euclidean distance between `a` and the `n` floats of `b` from `offset`. */
-export function squaredL2(a: Float32Array, b: Float32Array, offset = 0, n = a.length): number {
-  let s0 = 0;
-  let s1 = 0;
-  let i = 0;
-  for (; i + 1 < n; i += 2) {
-    const d0 = a[i]! - b[offset + i]!;
-    const d1 = a[i + 1]! - b[offset + i + 1]!;
-    s0 += d0 * d0;
-    s1 += d1 * d1;
-  }
-  for (; i < n; i++) {
-    const d = a[i]! - b[offset + i]!;
-    s0 += d * d;
-  }
-  return s0 + s1;
-}
 
 /** Euclidean norm of `n` floats of `v` from `offset`. */
 export function norm(v: Float32Array, offset = 0, n = v.length): number {
   return Math.sqrt(dot(v.subarray(offset, offset + n), v, offset, n));
 }
 
-/** Differing bits of `a` and the `n` words of `b` from `offset`. */
-export function hammingBits(a: Uint32Array, b: Uint32Array, offset = 0, n = a.length): number {
-  let bits = 0;
-  for (let i = 0; i < n; i++) {
-    let x = (a[i]! ^ b[offset + i]!) >>> 0;
-    x -= (x >>> 1) & 0x55555555;
-    x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
-    bits += (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
-  }
-  return bits;
-}
 
-/** Cosine distance (1 − cos) / 2 from a dot product and both norms; 0 when a norm is (near) zero. */
-export function cosineDistance(dotProduct: number, normA: number, normB: number): number {
-  const denominator = normA * normB;
-  if (denominator <= Number.EPSILON) return 0;
-  const cos = dotProduct / denominator;
-  return Math.min(1, Math.max(0, (1 - cos) / 2));
-}
 
 /** The similarity in [0, 1] of a distance of `metric` (1 = identical). */
 export function similarity(metric: Metric, distance: number, dimensions: number): number {

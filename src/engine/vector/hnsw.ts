@@ -44,8 +44,16 @@ export interface GraphWriter extends GraphReader {
   between(a: number, b: number): number;
 }
 
-/** Distance from the query to a node (Infinity when it has no vector here). */
-export type DistanceTo = (node: number) => number;
+/** Distances from the query to nodes (Infinity for a node without a vector here). */
+export interface DistanceTo {
+  one(node: number): number;
+  /** the distances of `nodes[0..count)` into `out` */
+  many(nodes: Uint32Array, count: number, out: Float64Array): void;
+}
+
+// scratch of a level search: the unvisited links of one node and their distances (one thread)
+let pending = new Uint32Array(64);
+let pendingDistances = new Float64Array(64);
 
 /** Marks of visited nodes, reset in O(1) by a generation counter. */
 export class Visited {
@@ -122,10 +130,23 @@ export function searchLevel(
     if (found.size >= ef && d > found.topDistance()) break;
     const links = g.links(level, node);
     if (links === undefined) continue;
+    if (pending.length < links.length) {
+      pending = new Uint32Array(links.length * 2);
+      pendingDistances = new Float64Array(links.length * 2);
+    }
+    let count = 0;
     for (let li = 0; li < links.length; li++) {
       const n = links[li]!;
-      if (!visited.visit(n)) continue;
-      const dn = dist(n);
+      if (visited.visit(n)) pending[count++] = n;
+    }
+    if (count === 0) continue;
+    // local views: a nested search (none today) could replace the scratch arrays
+    const nodes = pending;
+    const distances = pendingDistances;
+    dist.many(nodes, count, distances);
+    for (let pi = 0; pi < count; pi++) {
+      const n = nodes[pi]!;
+      const dn = distances[pi]!;
       if (!(dn < Infinity)) continue;
       if (found.size < ef || dn < found.topDistance()) {
         candidates.push(dn, n);
@@ -148,7 +169,7 @@ export function searchGraph(
   visited: Visited,
   accept?: (node: number) => boolean,
 ): Neighbours {
-  let current: Neighbours = { nodes: [start.entry], distances: [dist(start.entry)] };
+  let current: Neighbours = { nodes: [start.entry], distances: [dist.one(start.entry)] };
   for (let level = start.top; level > 0; level--) current = greedy(g, dist, current, level);
   return searchLevel(g, dist, current, ef, 0, visited, accept);
 }
@@ -162,7 +183,7 @@ function greedy(g: GraphReader, dist: DistanceTo, from: Neighbours, level: numbe
     if (links === undefined) break;
     for (let li = 0; li < links.length; li++) {
       const n = links[li]!;
-      const dn = dist(n);
+      const dn = dist.one(n);
       if (dn < d) {
         d = dn;
         node = n;
@@ -205,7 +226,7 @@ export function insertNode(
     for (let l = level; l >= 0; l--) g.setLinks(l, node, new Uint32Array(0));
     return { entry: node, top: level };
   }
-  let current: Neighbours = { nodes: [start.entry], distances: [dist(start.entry)] };
+  let current: Neighbours = { nodes: [start.entry], distances: [dist.one(start.entry)] };
   for (let l = start.top; l > level; l--) current = greedy(g, dist, current, l);
   for (let l = Math.min(level, start.top); l >= 0; l--) {
     const found = searchLevel(g, dist, current, params.efConstruction, l, visited);

@@ -1,5 +1,6 @@
 // The vector store of an index: embeddings per (embedder, document) and HNSW graphs in LMDB.
-export { VectorReader, QueryDistance, embedderSpecs, DEFAULT_LINEAR_SCAN } from './store.ts';
+export { VectorReader, embedderSpecs, DEFAULT_LINEAR_SCAN } from './store.ts';
+export { kernelKind } from './kernels.ts';
 export type { EmbedderConfig, EmbedderSpec, LinearScan, Nearest, NearestQuery } from './store.ts';
 export { StoredEmbeddings } from './embeddings.ts';
 export { VectorIndexWriter } from './writer.ts';

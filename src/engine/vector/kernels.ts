@@ -10,6 +10,7 @@ interface WasmKernels {
   dot(a: number, b: number, n: number): number;
   l2(a: number, b: number, n: number): number;
   hamming(a: number, b: number, n: number): number;
+  dotMany(q: number, base: number, stride: number, n: number, slots: number, count: number, out: number): void;
 }
 
 let compiled: WebAssembly.Module | null | undefined;
@@ -79,6 +80,15 @@ export class KernelArena {
   /** Σ (a[i] − b[i])² over `n` floats. */
   l2(a: number, b: number, n: number): number {
     return this.#wasm !== null ? this.#wasm.l2(a * 4, b * 4, n) : squaredL2Within(this.floats, a, b, n);
+  }
+
+  /**
+   * Dot products of the `n` floats at cell `q` with `count` vectors: vector `s` starts at cell
+   * `base + s × stride`, the slots are the words at cell `slots`, the results go to the floats at `out`.
+   */
+  dotMany(q: number, base: number, stride: number, n: number, slots: number, count: number, out: number): void {
+    if (this.#wasm !== null) return this.#wasm.dotMany(q * 4, base * 4, stride * 4, n, slots * 4, count, out * 4);
+    for (let k = 0; k < count; k++) this.floats[out + k] = dotWithin(this.floats, q, base + this.words[slots + k]! * stride, n);
   }
 
   /** Differing bits of `n` words. */

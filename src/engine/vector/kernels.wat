@@ -6,7 +6,7 @@
   (memory (export "memory") 1)
 
   ;; Σ a[i] × b[i]
-  (func (export "dot") (param $a i32) (param $b i32) (param $n i32) (result f32)
+  (func $dot (export "dot") (param $a i32) (param $b i32) (param $n i32) (result f32)
     (local $i i32) (local $end8 i32) (local $end4 i32) (local $end i32)
     (local $x v128) (local $y v128) (local $s f32)
     (local.set $end (i32.shl (local.get $n) (i32.const 2)))
@@ -65,6 +65,21 @@
         (local.set $i (i32.add (local.get $i) (i32.const 4)))
         (br $tail)))
     (local.get $s))
+
+  ;; dot products of the query (at $q) with `count` vectors of `n` floats: the slots (i32 each)
+  ;; are at $slots, vector s starts at $base + s × $stride (bytes); the f32 results go to $out
+  (func (export "dotMany") (param $q i32) (param $base i32) (param $stride i32) (param $n i32)
+    (param $slots i32) (param $count i32) (param $out i32)
+    (local $k i32)
+    (block $done
+      (loop $loop
+        (br_if $done (i32.ge_u (local.get $k) (local.get $count)))
+        (f32.store (i32.add (local.get $out) (i32.shl (local.get $k) (i32.const 2)))
+          (call $dot (local.get $q)
+            (i32.add (local.get $base) (i32.mul (i32.load (i32.add (local.get $slots) (i32.shl (local.get $k) (i32.const 2)))) (local.get $stride)))
+            (local.get $n)))
+        (local.set $k (i32.add (local.get $k) (i32.const 1)))
+        (br $loop))))
 
   ;; differing bits of n u32 words
   (func (export "hamming") (param $a i32) (param $b i32) (param $n i32) (result i32)

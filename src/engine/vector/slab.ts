@@ -15,14 +15,20 @@ export interface PreparedQuery {
   norm: number;
 }
 
+/** Vectors compared in one kernel call. */
+const BATCH = 64;
+const batchSlots = new Int32Array(BATCH);
+
 export class VectorSlab {
   readonly metric: Metric;
   readonly quantized: boolean;
   readonly store: number;
   #stride = 0;
   #dimensions = 0;
-  /** first cell of slot 0: cells before it hold the prepared query */
+  /** first cell of slot 0: cells before it hold the prepared query, then the batch scratch */
   #base = 0;
+  /** cells of a batch: its slots, then its dot products */
+  #scratch = 0;
   #slot = new Int32Array(1024);
   readonly #arena: KernelArena;
   #norms = new Float32Array(1024);
@@ -66,7 +72,8 @@ export class VectorSlab {
     if (this.#stride !== 0) return;
     this.#dimensions = dimensions;
     this.#stride = this.quantized ? Math.ceil(dimensions / 32) : dimensions;
-    this.#base = Math.ceil(this.#stride / 4) * 4;
+    this.#scratch = Math.ceil(this.#stride / 4) * 4;
+    this.#base = this.#scratch + 2 * BATCH;
     this.#arena.reserve(this.#base);
   }
 
@@ -102,6 +109,52 @@ export class VectorSlab {
         if (q.norm === 0 || this.#norms[slot] === 0) return 0;
         const d = (1 - arena.dot(0, at, this.#dimensions)) / 2;
         return d < 0 ? 0 : d > 1 ? 1 : d;
+      }
+    }
+  }
+
+  /** Copies the vector in `slot` into the query cells (the writer compares a new node with the graph). */
+  prepareSlot(slot: number): PreparedQuery {
+    const arena = this.#arena;
+    const at = this.#base + slot * this.#stride;
+    if (this.quantized) arena.words.copyWithin(0, at, at + this.#stride);
+    else arena.floats.copyWithin(0, at, at + this.#stride);
+    return { norm: this.quantized ? 0 : this.#norms[slot] === 0 ? 0 : this.metric === 'cosine' ? 1 : this.#norms[slot]! };
+  }
+
+  /** Distances from the prepared query to `nodes[0..count)` into `out` (Infinity: no vector here). */
+  distances(q: PreparedQuery, nodes: Uint32Array, count: number, out: Float64Array): void {
+    if (this.quantized || this.metric === 'euclidean') {
+      for (let i = 0; i < count; i++) {
+        const slot = this.slotOf(nodes[i]!);
+        out[i] = slot < 0 ? Infinity : this.toQuery(q, slot);
+      }
+      return;
+    }
+    for (let from = 0; from < count; from += BATCH) {
+      const n = Math.min(BATCH, count - from);
+      // slots first: reading a vector may grow the arena and replace its views
+      for (let i = 0; i < n; i++) batchSlots[i] = this.slotOf(nodes[from + i]!);
+      const arena = this.#arena;
+      const words = arena.words;
+      let k = 0;
+      for (let i = 0; i < n; i++) if (batchSlots[i]! >= 0) words[this.#scratch + k++] = batchSlots[i]!;
+      arena.dotMany(0, this.#base, this.#stride, this.#dimensions, this.#scratch, k, this.#scratch + BATCH);
+      const floats = arena.floats;
+      k = 0;
+      for (let i = 0; i < n; i++) {
+        const slot = batchSlots[i]!;
+        if (slot < 0) {
+          out[from + i] = Infinity;
+          continue;
+        }
+        const dot = floats[this.#scratch + BATCH + k++]!;
+        if (this.metric === 'dot') out[from + i] = -dot;
+        else if (q.norm === 0 || this.#norms[slot] === 0) out[from + i] = 0;
+        else {
+          const d = (1 - dot) / 2;
+          out[from + i] = d < 0 ? 0 : d > 1 ? 1 : d;
+        }
       }
     }
   }

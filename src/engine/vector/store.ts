@@ -3,10 +3,10 @@
 import { Bitmap, bitmapFrom } from '../bitmap/index.ts';
 import type { Index, VectorTables } from '../index/index.ts';
 import type { EmbedderState } from '../index/layout.ts';
-import { cosineDistance, dot, hammingBits, quantize, similarity, squaredL2, type Metric } from './distance.ts';
+import { similarity, type Metric } from './distance.ts';
 import { StoredEmbeddings } from './embeddings.ts';
 import { setKey } from '../json.ts';
-import { searchGraph, Visited, type GraphReader } from './hnsw.ts';
+import { searchGraph, Visited, type DistanceTo, type GraphReader } from './hnsw.ts';
 import { VectorSlab } from './slab.ts';
 
 /** What the engine needs of an embedder's settings. */
@@ -57,6 +57,14 @@ export interface LinearScan {
 
 export const DEFAULT_LINEAR_SCAN: LinearScan = { below: 300_000, ratio: 0.1 };
 
+/**
+ * Search breadth on the bottom level: Meilisearch's max(10 × limit, 100) gives recall@10 0.93 on
+ * GloVe 100k; 150 at least gives 0.95 (bench/RESULTS.md, vectors-library) for a quarter fewer QPS.
+ */
+export function defaultEf(limit: number): number {
+  return Math.max(10 * limit, 150);
+}
+
 export interface NearestQuery {
   vector: ArrayLike<number>;
   /** how many nearest documents */
@@ -66,6 +74,8 @@ export interface NearestQuery {
   /** a document to leave out (the reference document of a similar search) */
   exclude?: number;
   linear?: LinearScan;
+  /** search breadth on the bottom level (default `defaultEf(limit)`) */
+  ef?: number;
 }
 
 export interface Nearest {
@@ -73,70 +83,6 @@ export interface Nearest {
   ids: number[];
   /** their similarity in [0, 1] (before any distribution shift) */
   similarities: number[];
-}
-
-/** Distance from one query vector to stored vectors, in the embedder's metric. */
-export class QueryDistance {
-  readonly #metric: Metric;
-  readonly #floats: Float32Array;
-  readonly #bits: Uint32Array | null;
-  readonly #norm: number;
-  readonly dimensions: number;
-
-  constructor(vector: ArrayLike<number>, metric: Metric, quantized: boolean) {
-    this.dimensions = vector.length;
-    this.#floats = Float32Array.from(vector);
-    this.#bits = quantized ? quantize(vector) : null;
-    this.#metric = quantized ? 'hamming' : metric;
-    this.#norm = Math.sqrt(dot(this.#floats, this.#floats));
-  }
-
-  get metric(): Metric {
-    return this.#metric;
-  }
-
-  /** Distance to the k-th vector of `e`. */
-  to(e: StoredEmbeddings, k: number): number {
-    if (this.#bits !== null || e.bits !== null) {
-      return e.bits === null ? Infinity : hammingBits(this.#bits ?? quantize(this.#floats), e.bits, k * e.stride, e.stride);
-    }
-    const f = e.floats!;
-    const at = k * e.stride;
-    switch (this.#metric) {
-      case 'euclidean':
-        return squaredL2(this.#floats, f, at + 1, e.dimensions);
-      case 'dot':
-        return -dot(this.#floats, f, at + 1, e.dimensions);
-      default:
-        return cosineDistance(dot(this.#floats, f, at + 1, e.dimensions), this.#norm, f[at]!);
-    }
-  }
-
-  /** Nearest distance to any vector of `e`. */
-  nearest(e: StoredEmbeddings): number {
-    let best = Infinity;
-    for (let k = 0; k < e.count; k++) best = Math.min(best, this.to(e, k));
-    return best;
-  }
-
-  similarity(distance: number): number {
-    return similarity(this.#metric, distance, this.dimensions);
-  }
-}
-
-/** Distance between two stored vectors (what graph construction compares). */
-export function storedDistance(metric: Metric, a: StoredEmbeddings, ka: number, b: StoredEmbeddings, kb: number): number {
-  if (a.bits !== null && b.bits !== null) return hammingBits(a.bits.subarray(ka * a.stride, (ka + 1) * a.stride), b.bits, kb * b.stride, b.stride);
-  if (a.floats === null || b.floats === null) return Infinity;
-  const va = a.floats.subarray(ka * a.stride + 1, (ka + 1) * a.stride);
-  switch (metric) {
-    case 'euclidean':
-      return squaredL2(va, b.floats, kb * b.stride + 1, b.dimensions);
-    case 'dot':
-      return -dot(va, b.floats, kb * b.stride + 1, b.dimensions);
-    default:
-      return cosineDistance(dot(va, b.floats, kb * b.stride + 1, b.dimensions), a.floats[ka * a.stride]!, b.floats[kb * b.stride]!);
-  }
 }
 
 /** The HNSW links of one (embedder, store) graph, read from LMDB once and kept (a reader's cache). */
@@ -176,6 +122,8 @@ interface GenerationCache {
   generation: number;
   slabs: Map<string, VectorSlab>;
   graphs: Map<string, CachedGraph>;
+  /** each embedder's state and documents (null: none stored) */
+  states: Map<number, { state: EmbedderState; items: Bitmap } | null>;
 }
 
 const caches = new WeakMap<Index, GenerationCache>();
@@ -184,7 +132,7 @@ function cacheOf(index: Index): GenerationCache {
   const generation = index.generation();
   let c = caches.get(index);
   if (c === undefined || c.generation !== generation) {
-    c = { generation, slabs: new Map(), graphs: new Map() };
+    c = { generation, slabs: new Map(), graphs: new Map(), states: new Map() };
     caches.set(index, c);
   }
   return c;
@@ -242,13 +190,27 @@ export class VectorReader {
     return g;
   }
 
+  #stored(embedder: number): { state: EmbedderState; items: Bitmap } | null {
+    let s = this.#cache.states.get(embedder);
+    if (s === undefined) {
+      const state = this.state(embedder);
+      s = state === undefined ? null : { state, items: bitmapFrom(state.docids) };
+      this.#cache.states.set(embedder, s);
+    }
+    return s;
+  }
+
   /** The documents nearest to `q.vector`, each at its best vector's distance. */
   nearest(spec: EmbedderSpec, q: NearestQuery): Nearest {
-    const state = this.state(spec.id);
-    if (state === undefined || q.limit <= 0) return { ids: [], similarities: [] };
-    const items = bitmapFrom(state.docids);
-    const candidates = q.candidates === null ? items.clone() : Bitmap.and(q.candidates, items);
-    if (q.exclude !== undefined) candidates.remove(q.exclude);
+    const stored = this.#stored(spec.id);
+    if (stored === null || q.limit <= 0) return { ids: [], similarities: [] };
+    const { state, items } = stored;
+    let candidates = items;
+    if (q.candidates !== null) candidates = Bitmap.and(q.candidates, items);
+    if (q.exclude !== undefined && candidates.has(q.exclude)) {
+      if (candidates === items) candidates = items.clone();
+      candidates.remove(q.exclude);
+    }
     if (candidates.size === 0) return { ids: [], similarities: [] };
     const stores = Math.max(1, state.graphs.length);
     const linear = q.linear ?? DEFAULT_LINEAR_SCAN;
@@ -259,9 +221,12 @@ export class VectorReader {
     for (let store = 0; store < stores; store++) {
       const slab = this.#slab(spec, store);
       const prepared = slab.prepare(q.vector);
-      const dist = (node: number): number => {
-        const slot = slab.slotOf(node);
-        return slot < 0 ? Infinity : slab.toQuery(prepared, slot);
+      const dist: DistanceTo = {
+        one: (node) => {
+          const slot = slab.slotOf(node);
+          return slot < 0 ? Infinity : slab.toQuery(prepared, slot);
+        },
+        many: (nodes, count, out) => slab.distances(prepared, nodes, count, out),
       };
       const keep = (node: number, d: number) => {
         if (!(d < Infinity) || node === q.exclude) return;
@@ -269,13 +234,13 @@ export class VectorReader {
         if (was === undefined || d < was) best.set(node, d);
       };
       if (exact) {
-        for (const id of candidates) keep(id, dist(id));
+        for (const id of candidates) keep(id, dist.one(id));
         continue;
       }
       const start = state.graphs[store];
       if (start === null || start === undefined) continue;
       const accept = filtered ? (node: number) => candidates.has(node) : undefined;
-      const found = searchGraph(this.#graph(spec.id, store), start, dist, Math.max(10 * q.limit, 100), this.#visited, accept);
+      const found = searchGraph(this.#graph(spec.id, store), start, dist, q.ef ?? defaultEf(q.limit), this.#visited, accept);
       found.nodes.forEach((node, i) => keep(node, found.distances[i]!));
     }
     const metric = spec.quantized ? 'hamming' : spec.metric;

@@ -10,7 +10,7 @@ import type { Index, VectorTables } from '../index/index.ts';
 import type { EmbedderState } from '../index/layout.ts';
 import { encodeEmbeddings, StoredEmbeddings } from './embeddings.ts';
 import {
-  DEFAULT_HNSW, insertNode, nodeLevel, removeNodes, Visited, type GraphEntry, type GraphWriter, type HnswParams,
+  DEFAULT_HNSW, insertNode, nodeLevel, removeNodes, Visited, type DistanceTo, type GraphEntry, type GraphWriter, type HnswParams,
 } from './hnsw.ts';
 import { linksBytes, linksOf, type EmbedderSpec } from './store.ts';
 import { VectorSlab } from './slab.ts';
@@ -164,7 +164,7 @@ export class VectorIndexWriter {
       for (const id of changed) {
         const slot = g.slotOf(id);
         if (slot < 0) continue;
-        const dist = (node: number): number => g.fromSlot(slot, node);
+        const dist = g.from(slot);
         start = insertNode(g, start, id, nodeLevel(id, store, this.#params.m), dist, this.#params, visited);
       }
       g.flush();
@@ -204,10 +204,17 @@ class GraphBuild implements GraphWriter {
     return this.#slab.slotOf(node);
   }
 
-  /** Distance from the vector in `slot` to a node's. */
-  fromSlot(slot: number, node: number): number {
-    const other = this.#slab.slotOf(node);
-    return other < 0 ? Infinity : this.#slab.between(slot, other);
+  /** Distances from the vector in `slot` (copied into the slab's query cells until the next call). */
+  from(slot: number): DistanceTo {
+    const slab = this.#slab;
+    const q = slab.prepareSlot(slot);
+    return {
+      one: (node) => {
+        const other = slab.slotOf(node);
+        return other < 0 ? Infinity : slab.toQuery(q, other);
+      },
+      many: (nodes, count, out) => slab.distances(q, nodes, count, out),
+    };
   }
 
   links(level: number, node: number): Uint32Array | undefined {
