@@ -253,3 +253,29 @@ test('deletes, updates, embedder removal and re-adding, quantization, restart', 
     t = await startTestServer({ dbPath });
   }
 });
+
+test('_vectors filters (multimodal): embedded, user-provided and regenerate documents; unknown embedder', async () => {
+  const { uid, index } = await vectorIndex();
+  await addOk(index, [
+    { id: 1, _vectors: { manual: [1, 3] } },
+    { id: 2, _vectors: { manual: { embeddings: [1, 2], regenerate: true } } },
+    { id: 3, _vectors: { manual: null } },
+  ]);
+  const ids = async (filter: string) => (await index.search('', { filter })).hits.map((h) => h.id);
+  await assertApiError(index.search('', { filter: '_vectors EXISTS' }), 'feature_not_enabled', 400);
+  await t.client.updateExperimentalFeatures({ multimodal: true });
+  try {
+    assert.deepEqual(await ids('_vectors EXISTS'), [1, 2]);
+    assert.deepEqual(await ids('_vectors.manual EXISTS'), [1, 2]);
+    assert.deepEqual(await ids('_vectors.manual NOT EXISTS'), [3]);
+    assert.deepEqual(await ids('_vectors.manual.userProvided EXISTS'), [1, 3]);
+    assert.deepEqual(await ids('_vectors.manual.regenerate EXISTS'), [2]);
+    assert.deepEqual(await ids('_vectors.manual.documentTemplate EXISTS'), []);
+    await assertApiError(index.search('', { filter: '_vectors.nope EXISTS' }), 'invalid_search_filter', 400,
+      `Index \`${uid}\`: The embedder \`nope\` does not exist. Available embedders are: \`manual\`.\n11:15 _vectors."nope" EXISTS`);
+    const fetched = await t.fetch('POST', `/indexes/${uid}/documents/fetch`, { body: { filter: '_vectors EXISTS' } });
+    assert.deepEqual(fetched.body.results.map((d: { id: number }) => d.id), [1, 2]);
+  } finally {
+    await t.client.updateExperimentalFeatures({ multimodal: false });
+  }
+});

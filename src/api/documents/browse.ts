@@ -10,7 +10,7 @@ import { compileFilter, type FilterFeatures } from '../filter/index.ts';
 import { firstNotSortable, notSortable, parseSort, type SortCriterion } from '../search/sort.ts';
 import { settingsOf, type Settings } from '../settings/index.ts';
 import type { FetchDocuments } from './fetch.ts';
-import { vectorsOf } from '../vectors/retrieve.ts';
+import { vectorFilterSource, vectorsOf } from '../vectors/retrieve.ts';
 
 export interface DocumentsPageView {
   results: Record<string, unknown>[];
@@ -33,7 +33,7 @@ export function browseDocuments(index: Index, indexUid: string, p: FetchDocument
     }
   }
   if (filter !== null) {
-    const target = { filterableAttributes: settings.filterableAttributes, reader: facetReader(index), documents: index.usedIds() };
+    const target = { filterableAttributes: settings.filterableAttributes, reader: facetReader(index), documents: index.usedIds(), vectors: vectorFilterSource(index, settings) };
     const matched = filter.evaluate(target, indexUid);
     ids = ids === undefined ? matched : Bitmap.and(ids, matched);
   }

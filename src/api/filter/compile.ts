@@ -22,6 +22,7 @@ import {
   OperatorNotAllowedError,
   UnsupportedFilterError,
   type FacetReader,
+  type VectorFilterSource,
 } from '../../engine/filter/eval/index.ts';
 import {
   containsKeyword,
@@ -78,6 +79,8 @@ export interface FilterTarget {
   reader: FacetReader;
   /** every document of the index (not mutated) */
   documents: Bitmap;
+  /** what `_vectors … EXISTS` selects (api/vectors); without it such filters are refused */
+  vectors?: VectorFilterSource;
 }
 
 /** Fields that are never checked against `filterableAttributes` (milli: vectors and shards). */
@@ -106,6 +109,7 @@ export class CompiledFilter {
         documents: target.documents,
         access: (field) => fieldAccess(rules, field),
         geo: geoFiltering(rules),
+        ...(target.vectors ? { vectors: target.vectors } : {}),
       });
     } catch (err) {
       throw this.#evaluationError(err, rules, indexUid);
@@ -147,7 +151,6 @@ export function compileFilter(raw: unknown, route: FilterRoute, features: Filter
     }
     throw unsupported('`_foreign` in a filter', style.code);
   }
-  if (vectorFilterField(node) !== null) throw unsupported('`_vectors` in a filter', style.code);
   if (fieldUse(node, '_shard') !== null) throw unsupported('`_shard` in a filter', style.code);
   return new CompiledFilter(style.reserialized ? reserializeFilter(node) : node, style);
 }

@@ -11,7 +11,7 @@ import {
   globalScore, keywordSearch, placeholderSearch, semanticSearch, type KeywordRequest, type NearestFn, type RuleScore,
 } from '../../engine/search/rank/index.ts';
 import { embedderSpecs, VectorReader } from '../../engine/vector/index.ts';
-import { vectorsOf, type VectorsOf } from '../vectors/retrieve.ts';
+import { vectorFilterSource, vectorsOf, type VectorsOf } from '../vectors/retrieve.ts';
 import { keywordSuffices, mergeHybrid, queryVector, searchPlan, shiftSimilarity, type SearchPlan } from './semantic.ts';
 import { isFacetedBy } from '../settings/index.ts';
 import { searchFacets } from './facets.ts';
@@ -113,7 +113,7 @@ export function rankSearch(index: Index, uid: string, q: SearchQuery, opts: Rank
   const universe =
     filter === null
       ? null
-      : filter.evaluate({ filterableAttributes: state.settings.filterableAttributes, reader: state.facets, documents }, uid);
+      : filter.evaluate({ filterableAttributes: state.settings.filterableAttributes, reader: state.facets, documents, vectors: vectorFilterSource(index, state.settings) }, uid);
   checkSort(sort, state.settings, uid);
   const distinct = distinctField(q.distinct, state.settings, uid);
   const request = { ...keywordRequest(uid, q, opts, sort), universe, distinct };

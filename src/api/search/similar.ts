@@ -19,7 +19,7 @@ import { commaList, parseRustFloat } from './query-get.ts';
 import { unknownField } from './query.ts';
 import { defaultSearchQuery, RANKING_SCORE_THRESHOLD_REASON, type SearchQuery } from './query-types.ts';
 import { distributionOf, shiftSimilarity } from './semantic.ts';
-import { vectorsOf } from '../vectors/retrieve.ts';
+import { vectorFilterSource, vectorsOf } from '../vectors/retrieve.ts';
 import { indexSearchState } from './state.ts';
 
 export interface SimilarQuery {
@@ -201,7 +201,7 @@ export function executeSimilar(index: Index, uid: string, sq: SimilarQuery, opts
     );
   }
   const documents = state.wordSets.documents ?? index.usedIds();
-  const target = { filterableAttributes: settings.filterableAttributes, reader: state.facets, documents };
+  const target = { filterableAttributes: settings.filterableAttributes, reader: state.facets, documents, vectors: vectorFilterSource(index, settings) };
   const id = index.internalId(extId);
   const allowed = rule === null ? null : rule.evaluate(target, uid);
   if (id === undefined || (allowed !== null && !allowed.has(id))) throw new ApiError('not_found_similar_id', `Document \`${extId}\` not found.`);

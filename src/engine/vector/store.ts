@@ -173,6 +173,13 @@ export class VectorReader {
     return bytes === undefined ? undefined : new StoredEmbeddings(bytes);
   }
 
+  /** Every document with a stored entry for the embedder, with its `regenerate` flag. */
+  *regenerateFlags(embedder: number): Generator<[number, boolean]> {
+    for (const [key, bytes] of this.#tables.embeddings.entries({ start: [embedder, 0], end: [embedder + 1, 0] })) {
+      yield [key[1], (bytes[0]! & 1) !== 0];
+    }
+  }
+
   #slab(spec: EmbedderSpec, store: number): VectorSlab {
     const key = `${spec.id}/${store}/${spec.quantized ? 'q' : spec.metric}`;
     let slab = this.#cache.slabs.get(key);
@@ -198,6 +205,34 @@ export class VectorReader {
       this.#cache.states.set(embedder, s);
     }
     return s;
+  }
+
+  /** The best distance of a document's stored vectors to `query`, in f64 (`fallback` when it has none). */
+  #exactDistance(spec: EmbedderSpec, id: number, query: ArrayLike<number>, metric: Metric, fallback: number): number {
+    const e = this.embeddings(spec.id, id);
+    if (e === undefined || e.floats === null) return fallback;
+    let qq = 0;
+    for (let i = 0; i < query.length; i++) qq += query[i]! * query[i]!;
+    let best = Infinity;
+    for (let k = 0; k < e.count; k++) {
+      const at = k * e.stride + 1;
+      let dot = 0;
+      let l2 = 0;
+      for (let i = 0; i < e.dimensions; i++) {
+        const v = e.floats[at + i]!;
+        dot += query[i]! * v;
+        l2 += (query[i]! - v) ** 2;
+      }
+      let d: number;
+      if (metric === 'euclidean') d = l2;
+      else if (metric === 'dot') d = -dot;
+      else {
+        const denominator = Math.sqrt(qq) * e.floats[at - 1]!;
+        d = denominator <= 1.1920929e-7 ? 0 : (1 - Math.min(1, Math.max(-1, dot / denominator))) / 2;
+      }
+      best = Math.min(best, d);
+    }
+    return best;
   }
 
   /** The documents nearest to `q.vector`, each at its best vector's distance. */
@@ -244,7 +279,13 @@ export class VectorReader {
       found.nodes.forEach((node, i) => keep(node, found.distances[i]!));
     }
     const metric = spec.quantized ? 'hamming' : spec.metric;
-    const ranked = [...best].sort((a, b) => a[1] - b[1] || a[0] - b[0]).slice(0, q.limit);
+    // the walk compared normalized f32 vectors: the distances of the results are computed again
+    // from the stored vectors in f64 (as Meilisearch's f32 scores come out of its raw vectors)
+    const ranked = [...best]
+      .sort((a, b) => a[1] - b[1] || a[0] - b[0])
+      .slice(0, q.limit)
+      .map(([id, d]) => [id, metric === 'hamming' ? d : this.#exactDistance(spec, id, q.vector, metric, d)] as const)
+      .sort((a, b) => a[1] - b[1] || a[0] - b[0]);
     return { ids: ranked.map((r) => r[0]), similarities: ranked.map((r) => similarity(metric, r[1], dimensions)) };
   }
 }

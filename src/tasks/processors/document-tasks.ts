@@ -7,6 +7,7 @@ import { documentId } from '../../engine/index/primary-key.ts';
 import { facetReader } from '../../engine/facet/index.ts';
 import { ExtractionStopped } from '../../engine/indexing/extract/extractor.ts';
 import { compileFilter, type FilterFeatures } from '../../api/filter/index.ts';
+import { vectorFilterSource } from '../../api/vectors/retrieve.ts';
 import { applyPatch, checkSettingsAgainstIndex, embedderConfigs, reindexNeeds, type SettingsPatch } from '../../api/settings/index.ts';
 import type { Task, TaskKind } from '../types.ts';
 import { facetConfig, facetSignature, searchConfig, searchSignature, storedSettings } from '../index-settings.ts';
@@ -49,7 +50,7 @@ function applyTask(writer: DocumentsWriter, task: Task, ctx: ProcessContext): Re
       const matched =
         filter === null
           ? new Bitmap()
-          : filter.evaluate({ filterableAttributes: storedSettings(index).filterableAttributes, reader: facetReader(index), documents: used }, task.indexUid!);
+          : filter.evaluate({ filterableAttributes: storedSettings(index).filterableAttributes, reader: facetReader(index), documents: used, vectors: vectorFilterSource(index, storedSettings(index)) }, task.indexUid!);
       matched.andInPlace(used);
       return { ...task.details, providedIds: 0, deletedDocuments: writer.deleteByInternalIds(matched) };
     }

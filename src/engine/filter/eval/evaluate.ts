@@ -27,6 +27,7 @@ import {
   geoBoundingBoxArgs,
   geoPolygonPoints,
   geoRadiusArgs,
+  spanError,
   type CompareNode,
   type FilterNode,
   type GeoBoundingBoxNode,
@@ -52,6 +53,16 @@ export interface FilterScope {
   access(field: string): FieldAccess | null;
   /** `_geo` is filterable (points) / `_geojson` is filterable (shapes). */
   geo: { readonly points: boolean; readonly shapes: boolean };
+  /** what `_vectors … EXISTS` selects; without it such a filter is not supported */
+  vectors?: VectorFilterSource;
+}
+
+/** The documents with embeddings, for `_vectors` filters (filters.md §9). */
+export interface VectorFilterSource {
+  /** the configured embedders */
+  embedders: readonly string[];
+  /** documents with embeddings of that kind from `embedder` (null: any embedder) */
+  docids(embedder: string | null, subset: 'all' | 'userProvided' | 'documentTemplate' | 'regenerate'): Bitmap;
 }
 
 /**
@@ -127,10 +138,27 @@ class Evaluator {
         return borrowed(this.#reader.geoShapes({ kind: 'polygon', points: geoPolygonPoints(node) }));
       }
       case 'vectorExists':
-        throw new UnsupportedFilterError('a `_vectors` filter', node.field.span);
+        return { bits: this.#vectors(node), owned: true };
       case 'foreign':
         throw new UnsupportedFilterError('a `_foreign` filter', node.field.span);
     }
+  }
+
+  #vectors(node: Extract<FilterNode, { kind: 'vectorExists' }>): Bitmap {
+    const source = this.#scope.vectors;
+    if (source === undefined) throw new UnsupportedFilterError('a `_vectors` filter', node.field.span);
+    const name = node.embedder?.text ?? null;
+    if (node.embedder !== null && !source.embedders.includes(name!)) {
+      const available = source.embedders.length === 0 ? 'This index does not have configured embedders.' : `Available embedders are: ${source.embedders.map((e) => `\`${e}\``).join(', ')}.`;
+      throw spanError(`The embedder \`${name}\` does not exist. ${available}`, node.embedder.span);
+    }
+    if (node.subset === 'fragment') {
+      throw spanError(
+        `The fragment \`${node.fragment?.text ?? ''}\` does not exist on embedder \`${name}\`. This embedder does not have any configured fragments.`,
+        (node.fragment ?? node.field).span,
+      );
+    }
+    return source.docids(name, node.subset);
   }
 
   #and(children: readonly FilterNode[], universe: Bitmap | null): Bits {

@@ -2,7 +2,7 @@
 // from the facet index through `FacetReader`. The API layer checks filterability and feature
 // gates first and words the errors (src/api/filter).
 
-export { evaluateFilter, operatorAllowed, type FilterScope } from './evaluate.ts';
+export { evaluateFilter, operatorAllowed, type FilterScope, type VectorFilterSource } from './evaluate.ts';
 export {
   GeoNotFilterableError,
   OperatorNotAllowedError,
