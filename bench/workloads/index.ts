@@ -13,6 +13,7 @@ import { searchMovies } from './search-movies.ts';
 import type { Workload } from './types.ts';
 import { vectorsGlove } from './vectors-glove.ts';
 import { vectorsLibrary } from './vectors-library.ts';
+import { hybridFiori } from './hybrid-fiori.ts';
 
 export const workloads: Record<string, Workload> = Object.fromEntries(
   [
@@ -30,5 +31,6 @@ export const workloads: Record<string, Workload> = Object.fromEntries(
     multiEcommerce,
     vectorsGlove,
     vectorsLibrary,
+    hybridFiori,
   ].map((w) => [w.name, w]),
 );

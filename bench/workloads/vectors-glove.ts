@@ -119,7 +119,16 @@ export const vectorsGlove: Workload = {
     const ingestMs = await sendAndWait(ctx, payloads);
     ctx.report('ingest.seconds', ingestMs / 1000, 's');
     ctx.report('ingest.vectorsPerSecond', g.n / (ingestMs / 1000), 'vectors/s');
-    ctx.report('ingest.peakRss', ctx.memPhase().peakRss / 1e6, 'MB');
+    const ingestMem = ctx.memPhase();
+    ctx.report('ingest.peakRss', ingestMem.peakRss / 1e6, 'MB');
+    ctx.report('ingest.peakAnon', ingestMem.peakAnon / 1e6, 'MB');
+    // after the server's quiet release (5 s without work): what indexing leaves behind
+    await new Promise((r) => setTimeout(r, 7000));
+    ctx.memPhase();
+    await new Promise((r) => setTimeout(r, 500));
+    const settled = ctx.memPhase();
+    ctx.report('afterIngest.rss', settled.peakRss / 1e6, 'MB');
+    ctx.report('afterIngest.anon', settled.peakAnon / 1e6, 'MB');
     ctx.report('disk.total', ctx.disk().allocatedBytes / 1e6, 'MB');
 
     const nq = g.queries.length / D;
@@ -141,7 +150,9 @@ export const vectorsGlove: Workload = {
       ctx.report(`search.c${clients}.p99`, percentile(run.ms, 99), 'ms');
       ctx.report(`search.c${clients}.qps`, nq / (run.wallMs / 1000), 'q/s');
     }
-    ctx.report('search.peakRss', ctx.memPhase().peakRss / 1e6, 'MB');
+    const searchMem = ctx.memPhase();
+    ctx.report('search.peakRss', searchMem.peakRss / 1e6, 'MB');
+    ctx.report('search.peakAnon', searchMem.peakAnon / 1e6, 'MB');
 
     // filtered: exact truth among the matching documents, on 200 queries
     for (const [field, every] of [['p10', 10], ['p1', 100]] as const) {

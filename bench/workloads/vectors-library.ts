@@ -67,6 +67,42 @@ function sweep(ctx: WorkloadContext, name: string, queries: Float32Array, truth:
   }
 }
 
+async function siftL2(ctx: WorkloadContext): Promise<void> {
+  const dir = path.join(ctx.datasetsDir, 'vectors-sift128-5k');
+  const SD = 128;
+  const base = f32(dir, 'base.f32');
+  const queries = f32(dir, 'queries.f32');
+  const truth = new Int32Array(new Uint8Array(fs.readFileSync(path.join(dir, 'groundtruth-l2-top100.i32'))).buffer);
+  const n = base.length / SD;
+  const nq = queries.length / SD;
+  const l2: EmbedderSpec = { name: 'sift', id: 1, dimensions: SD, metric: 'euclidean', quantized: false };
+  const db = fs.mkdtempSync(path.join(os.tmpdir(), 'muninn-sift-bench-'));
+  const index = Index.open(db, { primaryKey: 'id', now: 0 });
+  try {
+    const t0 = performance.now();
+    index.env.write(() => {
+      const w = new VectorIndexWriter(index, [l2]);
+      for (let i = 0; i < n; i++) w.set(i, l2, [base.subarray(i * SD, (i + 1) * SD)], false);
+      w.save();
+      index.setMain('generation', 1);
+    });
+    ctx.report('sift.build.seconds', (performance.now() - t0) / 1000, 's');
+    const reader = new VectorReader(index);
+    let hit = 0;
+    const t1 = performance.now();
+    for (let q = 0; q < nq; q++) {
+      const ids = reader.nearest(l2, { vector: queries.subarray(q * SD, (q + 1) * SD), limit: 10, candidates: null, linear: { below: 0, ratio: 0 } }).ids;
+      const want = new Set(truth.subarray(q * 100, q * 100 + 10));
+      for (const id of ids) if (want.has(id)) hit++;
+    }
+    ctx.report('sift.recall10', hit / (nq * 10), '');
+    ctx.report('sift.qps', nq / ((performance.now() - t1) / 1000), 'q/s');
+  } finally {
+    await index.env.close();
+    fs.rmSync(db, { recursive: true, force: true });
+  }
+}
+
 export const vectorsLibrary: Workload = {
   name: 'vectors-library',
   description: `100k GloVe vectors in process: build, bytes per vector, recall@10 / QPS over ef ${SWEEP.join(', ')}, cold start; hnswlib-node beside it when installed`,
@@ -125,6 +161,17 @@ export const vectorsLibrary: Workload = {
       new VectorReader(index).nearest(spec, { vector: q0, limit: 10, candidates: null });
       ctx.report('muninn.coldStart.firstSearch', performance.now() - c0, 'ms');
 
+      await index.env.close();
+      index = Index.open(db);
+      const p0 = performance.now();
+      const warm = new VectorReader(index);
+      const prefetched = warm.prefetch(spec, Infinity);
+      ctx.report('muninn.prefetch.ms', performance.now() - p0, 'ms');
+      ctx.report('muninn.prefetch.bytes', prefetched / 1e6, 'MB');
+      const w0 = performance.now();
+      warm.nearest(spec, { vector: q0, limit: 10, candidates: null });
+      ctx.report('muninn.coldStart.firstSearchAfterPrefetch', performance.now() - w0, 'ms');
+
       const reader = new VectorReader(index);
       sweep(ctx, 'muninn', queries, truth, (q, ef) => reader.nearest(spec, { vector: q, limit: 10, candidates: null, ef }).ids);
       ctx.report('muninn.rss', process.memoryUsage().rss / 1e6, 'MB');
@@ -132,6 +179,9 @@ export const vectorsLibrary: Workload = {
     } finally {
       fs.rmSync(db, { recursive: true, force: true });
     }
+
+    // SIFT 128-d, euclidean (the engine's L2 metric; Meilisearch's API has no L2)
+    await siftL2(ctx);
 
     const lib = hnswlib();
     if (lib === null) {

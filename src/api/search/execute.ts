@@ -12,6 +12,7 @@ import {
 } from '../../engine/search/rank/index.ts';
 import { embedderSpecs, VectorReader } from '../../engine/vector/index.ts';
 import { vectorFilterSource, vectorsOf, type VectorsOf } from '../vectors/retrieve.ts';
+import { linearScan, prefetchBudget } from '../vectors/options.ts';
 import { keywordSuffices, mergeHybrid, queryVector, searchPlan, shiftSimilarity, type SearchPlan } from './semantic.ts';
 import { isFacetedBy } from '../settings/index.ts';
 import { searchFacets } from './facets.ts';
@@ -183,9 +184,10 @@ class Ranker {
   semantic(request: KeywordRequest, universe: Bitmap, plan: Extract<SearchPlan, { vector: unknown }>, vector: number[]): RankedSearch {
     const spec = embedderSpecs(this.#index, [plan.embedder], false)[0];
     const reader = new VectorReader(this.#index);
+    if (spec !== undefined) reader.prefetch(spec, prefetchBudget());
     const nearest: NearestFn = (candidates, limit) => {
       if (spec === undefined) return { ids: [], similarities: [] };
-      const found = reader.nearest(spec, { vector, limit, candidates });
+      const found = reader.nearest(spec, { vector, limit, candidates, linear: linearScan() });
       return { ids: found.ids, similarities: found.similarities.map((s) => shiftSimilarity(s, plan.distribution)) };
     };
     const result = semanticSearch(universe, this.#state.wordSets, request, this.#state.keyword, nearest);

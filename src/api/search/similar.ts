@@ -20,6 +20,7 @@ import { unknownField } from './query.ts';
 import { defaultSearchQuery, RANKING_SCORE_THRESHOLD_REASON, type SearchQuery } from './query-types.ts';
 import { distributionOf, shiftSimilarity } from './semantic.ts';
 import { vectorFilterSource, vectorsOf } from '../vectors/retrieve.ts';
+import { linearScan, prefetchBudget } from '../vectors/options.ts';
 import { indexSearchState } from './state.ts';
 
 export interface SimilarQuery {
@@ -211,11 +212,12 @@ export function executeSimilar(index: Index, uid: string, sq: SimilarQuery, opts
 
   const spec = embedderSpecs(index, [config], false)[0];
   const reader = new VectorReader(index);
+  if (spec !== undefined) reader.prefetch(spec, prefetchBudget());
   const own = spec === undefined ? undefined : reader.embeddings(spec.id, id);
   const best = new Map<number, number>();
   if (spec !== undefined && own !== undefined) {
     for (let k = 0; k < own.count; k++) {
-      const found = reader.nearest(spec, { vector: own.vector(k), limit: sq.offset + sq.limit + 1, candidates: universe, exclude: id });
+      const found = reader.nearest(spec, { vector: own.vector(k), limit: sq.offset + sq.limit + 1, candidates: universe, exclude: id, linear: linearScan() });
       found.ids.forEach((doc, i) => best.set(doc, Math.max(best.get(doc) ?? -Infinity, found.similarities[i]!)));
     }
   }

@@ -178,3 +178,16 @@ test("a failed task's vectors roll back", () => {
   assert.equal(reader.embeddings(spec.id, 1), undefined);
   assert.deepEqual(reader.nearest(spec, { vector: [0, 1], limit: 5, candidates: null, linear: { below: 0, ratio: 0 } }).ids, [0]);
 });
+
+test('a prefetch reads the graph into the caches once per generation and changes no answer', () => {
+  const index = openIndex();
+  const spec = cosine(8);
+  const all = randomVectors(500, 8, 21);
+  batch(index, spec, (w) => all.forEach((v, id) => w.set(id, spec, [v], false)));
+  const q = randomVectors(1, 8, 2)[0]!;
+  const cold = new VectorReader(index).nearest(spec, { vector: q, limit: 10, candidates: null, linear: { below: 0, ratio: 0 } });
+  const reader = new VectorReader(index);
+  assert.ok(reader.prefetch(spec, Infinity) > 500 * 8 * 4);
+  assert.equal(reader.prefetch(spec, Infinity), 0, 'once per generation');
+  assert.deepEqual(reader.nearest(spec, { vector: q, limit: 10, candidates: null, linear: { below: 0, ratio: 0 } }), cold);
+});

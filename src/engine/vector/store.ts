@@ -97,6 +97,12 @@ export class CachedGraph implements GraphReader {
     this.#key = [embedder, store, 0, 0];
   }
 
+  /** Keeps links read elsewhere (a prefetch walking the table in key order). */
+  keep(level: number, node: number, links: Uint32Array): void {
+    if (level === 0) this.#level0[node] = links;
+    else this.#upper.set(level * 2 ** 32 + node, links);
+  }
+
   links(level: number, node: number): Uint32Array | undefined {
     if (level === 0) {
       let v = this.#level0[node];
@@ -124,6 +130,8 @@ interface GenerationCache {
   graphs: Map<string, CachedGraph>;
   /** each embedder's state and documents (null: none stored) */
   states: Map<number, { state: EmbedderState; items: Bitmap } | null>;
+  /** embedders prefetched in this generation */
+  prefetched: Set<number>;
 }
 
 const caches = new WeakMap<Index, GenerationCache>();
@@ -132,7 +140,7 @@ function cacheOf(index: Index): GenerationCache {
   const generation = index.generation();
   let c = caches.get(index);
   if (c === undefined || c.generation !== generation) {
-    c = { generation, slabs: new Map(), graphs: new Map(), states: new Map() };
+    c = { generation, slabs: new Map(), graphs: new Map(), states: new Map(), prefetched: new Set() };
     caches.set(index, c);
   }
   return c;
@@ -205,6 +213,38 @@ export class VectorReader {
       this.#cache.states.set(embedder, s);
     }
     return s;
+  }
+
+  /**
+   * Reads an embedder's graphs into this generation's caches before they are searched, top
+   * level first, then level 0 with the vectors, until `budget` bytes (links and vectors) are
+   * read (`HANNOY_READER_PREFETCH_MEMORY`); once per generation. Returns the bytes read.
+   */
+  prefetch(spec: EmbedderSpec, budget: number): number {
+    if (budget <= 0 || this.#cache.prefetched.has(spec.id)) return 0;
+    this.#cache.prefetched.add(spec.id);
+    const stored = this.#stored(spec.id);
+    if (stored === null) return 0;
+    let used = 0;
+    stored.state.graphs.forEach((start, store) => {
+      if (start === null) return;
+      const graph = this.#graph(spec.id, store);
+      const slab = this.#slab(spec, store);
+      for (let level = start.top; level >= 0 && used < budget; level--) {
+        const range = { start: [spec.id, store, level, 0] as [number, number, number, number], end: [spec.id, store, level + 1, 0] as [number, number, number, number] };
+        for (const [key, bytes] of this.#tables.links.entries(range)) {
+          graph.keep(level, key[3], linksOf(bytes));
+          used += bytes.length;
+          if (level === 0) {
+            const before = slab.bytes;
+            slab.slotOf(key[3]);
+            used += slab.bytes - before;
+          }
+          if (used >= budget) break;
+        }
+      }
+    });
+    return used;
   }
 
   /** The best distance of a document's stored vectors to `query`, in f64 (`fallback` when it has none). */
