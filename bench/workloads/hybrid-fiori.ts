@@ -24,7 +24,7 @@ export const hybridFiori: Workload = {
     });
     await ctx.waitForTask(settings.body.taskUid);
     const t0 = performance.now();
-    const add = await ctx.request<{ taskUid: number }>('POST', `/indexes/${UID}/documents`, docs);
+    const add = await ctx.request<{ taskUid: number }>('POST', `/indexes/${UID}/documents?primaryKey=id`, docs);
     const task = await ctx.waitForTask(add.body.taskUid, 600_000);
     if (task.status !== 'succeeded') throw new Error(`indexing failed: ${JSON.stringify(task.error)}`);
     ctx.report('ingest.seconds', (performance.now() - t0) / 1000, 's');

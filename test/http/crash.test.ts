@@ -35,6 +35,19 @@ async function api(url: string, method: string, p: string, body?: string, type =
   return text ? JSON.parse(text) : null;
 }
 
+/** Waits for every acknowledged task to succeed: none may be lost or fail after the restart. */
+async function allSucceed(url: string, acknowledged: readonly number[]): Promise<void> {
+  for (const uid of acknowledged) {
+    for (;;) {
+      const task = await api(url, 'GET', `/tasks/${uid}`);
+      assert.notEqual(task.code, 'task_not_found', `acknowledged task ${uid} was lost`);
+      if (task.status === 'succeeded') break;
+      assert.ok(task.status === 'enqueued' || task.status === 'processing', `task ${uid} is ${task.status}: ${JSON.stringify(task.error)}`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  }
+}
+
 test('SIGKILL during a batch loses no acknowledged task and duplicates no document', { timeout: 120_000 }, async () => {
   const dbPath = fs.mkdtempSync(path.join(os.tmpdir(), 'muninn-crash-'));
   try {
@@ -63,15 +76,7 @@ test('SIGKILL during a batch loses no acknowledged task and duplicates no docume
 
     ({ proc, url } = await start(dbPath));
     try {
-      for (const uid of acknowledged) {
-        for (;;) {
-          const task = await api(url, 'GET', `/tasks/${uid}`);
-          assert.notEqual(task.code, 'task_not_found', `acknowledged task ${uid} was lost`);
-          if (task.status === 'succeeded') break;
-          assert.ok(task.status === 'enqueued' || task.status === 'processing', `task ${uid} is ${task.status}: ${JSON.stringify(task.error)}`);
-          await new Promise((r) => setTimeout(r, 20));
-        }
-      }
+      await allSucceed(url, acknowledged);
       const stats = await api(url, 'GET', '/indexes/crash/stats');
       assert.equal(stats.numberOfDocuments, payloads * perPayload);
       const last = await api(url, 'GET', `/indexes/crash/documents/${payloads * perPayload - 1}`);
@@ -114,15 +119,7 @@ test('SIGKILL while vectors are indexed: every acknowledged vector is found afte
 
     ({ proc, url } = await start(dbPath));
     try {
-      for (const uid of acknowledged) {
-        for (;;) {
-          const task = await api(url, 'GET', `/tasks/${uid}`);
-          assert.notEqual(task.code, 'task_not_found', `acknowledged task ${uid} was lost`);
-          if (task.status === 'succeeded') break;
-          assert.ok(task.status === 'enqueued' || task.status === 'processing', `task ${uid} is ${task.status}: ${JSON.stringify(task.error)}`);
-          await new Promise((r) => setTimeout(r, 20));
-        }
-      }
+      await allSucceed(url, acknowledged);
       const total = payloads * perPayload;
       const stats = await api(url, 'GET', '/indexes/crashv/stats');
       assert.equal(stats.numberOfEmbeddings, total);

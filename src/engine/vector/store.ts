@@ -8,6 +8,7 @@ import { StoredEmbeddings } from './embeddings.ts';
 import { setKey } from '../json.ts';
 import { searchGraph, Visited, type DistanceTo, type GraphReader } from './hnsw.ts';
 import { VectorSlab } from './slab.ts';
+import { DistanceHeap } from './heap.ts';
 
 /** What the engine needs of an embedder's settings. */
 export interface EmbedderConfig {
@@ -56,6 +57,9 @@ export interface LinearScan {
 }
 
 export const DEFAULT_LINEAR_SCAN: LinearScan = { below: 300_000, ratio: 0.1 };
+
+/** Candidates compared per block of an exact scan. */
+const SCAN_BLOCK = 1024;
 
 /**
  * Search breadth on the bottom level: Meilisearch's max(10 × limit, 100) gives recall@10 0.93 on
@@ -309,7 +313,24 @@ export class VectorReader {
         if (was === undefined || d < was) best.set(node, d);
       };
       if (exact) {
-        for (const id of candidates) keep(id, dist.one(id));
+        // in blocks, so that the kernel compares many vectors a call
+        // the `limit` nearest of this store (the best overall are among each store's best)
+        const ids = candidates.toUint32Array();
+        const out = new Float64Array(Math.min(ids.length, SCAN_BLOCK));
+        const top = new DistanceHeap('max', q.limit + 1);
+        for (let from = 0; from < ids.length; from += SCAN_BLOCK) {
+          const block = ids.subarray(from, Math.min(ids.length, from + SCAN_BLOCK));
+          dist.many(block, block.length, out);
+          for (let i = 0; i < block.length; i++) {
+            const d = out[i]!;
+            if (top.size < q.limit || d < top.topDistance()) {
+              top.push(d, block[i]!);
+              if (top.size > q.limit) top.pop();
+            }
+          }
+        }
+        const kept = top.drainSorted();
+        kept.nodes.forEach((node, i) => keep(node, kept.distances[i]!));
         continue;
       }
       const start = state.graphs[store];
