@@ -67,6 +67,22 @@ export class Visited {
     }
   }
 
+  /** The marks, sized for nodes below `n` (a search reads them inline: `marks[node] === generation`). */
+  marksFor(n: number): Uint32Array {
+    if (n > this.#marks.length) {
+      let size = this.#marks.length;
+      while (size < n) size *= 2;
+      const marks = new Uint32Array(size);
+      marks.set(this.#marks);
+      this.#marks = marks;
+    }
+    return this.#marks;
+  }
+
+  get generation(): number {
+    return this.#generation;
+  }
+
   /** Marks `node`; false when it already was. */
   visit(node: number): boolean {
     if (node >= this.#marks.length) {
@@ -135,9 +151,14 @@ export function searchLevel(
       pendingDistances = new Float64Array(links.length * 2);
     }
     let count = 0;
+    let marks = visited.marksFor(0);
+    const generation = visited.generation;
     for (let li = 0; li < links.length; li++) {
       const n = links[li]!;
-      if (visited.visit(n)) pending[count++] = n;
+      if (n >= marks.length) marks = visited.marksFor(n + 1);
+      if (marks[n] === generation) continue;
+      marks[n] = generation;
+      pending[count++] = n;
     }
     if (count === 0) continue;
     // local views: a nested search (none today) could replace the scratch arrays

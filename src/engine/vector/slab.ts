@@ -134,13 +134,26 @@ export class VectorSlab {
     for (let from = 0; from < count; from += BATCH) {
       const n = Math.min(BATCH, count - from);
       // slots first: reading a vector may grow the arena and replace its views
-      for (let i = 0; i < n; i++) batchSlots[i] = this.slotOf(nodes[from + i]!);
+      let slots = this.#slot;
+      for (let i = 0; i < n; i++) {
+        const doc = nodes[from + i]!;
+        const s = doc < slots.length ? slots[doc]! : 0;
+        if (s !== 0) batchSlots[i] = s > 0 ? s - 1 : -1;
+        else {
+          batchSlots[i] = this.slotOf(doc);
+          slots = this.#slot;
+        }
+      }
       const arena = this.#arena;
       const words = arena.words;
       let k = 0;
       for (let i = 0; i < n; i++) if (batchSlots[i]! >= 0) words[this.#scratch + k++] = batchSlots[i]!;
       arena.dotMany(0, this.#base, this.#stride, this.#dimensions, this.#scratch, k, this.#scratch + BATCH);
       const floats = arena.floats;
+      const results = this.#scratch + BATCH;
+      const norms = this.#norms;
+      const dotMetric = this.metric === 'dot';
+      const zeroQuery = q.norm === 0;
       k = 0;
       for (let i = 0; i < n; i++) {
         const slot = batchSlots[i]!;
@@ -148,9 +161,9 @@ export class VectorSlab {
           out[from + i] = Infinity;
           continue;
         }
-        const dot = floats[this.#scratch + BATCH + k++]!;
-        if (this.metric === 'dot') out[from + i] = -dot;
-        else if (q.norm === 0 || this.#norms[slot] === 0) out[from + i] = 0;
+        const dot = floats[results + k++]!;
+        if (dotMetric) out[from + i] = -dot;
+        else if (zeroQuery || norms[slot] === 0) out[from + i] = 0;
         else {
           const d = (1 - dot) / 2;
           out[from + i] = d < 0 ? 0 : d > 1 ? 1 : d;
