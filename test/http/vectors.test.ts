@@ -182,6 +182,20 @@ test('hybrid search merges keyword and semantic lists, and falls back to keyword
   // multi-search carries hybrid queries too
   const multi = await t.client.multiSearch({ queries: [{ indexUid: index.uid, q: '', vector: [1, 0.1], hybrid: { embedder: 'manual' }, limit: 1 }] });
   assert.deepEqual(multi.results[0]!.hits.map((h) => h.id), [3]);
+  // federated: a document found by both queries keeps its best score (the keyword one here)
+  const federated = await t.fetch('POST', '/multi-search', {
+    body: {
+      federation: {},
+      queries: [
+        { indexUid: index.uid, q: 'captain', vector: [1, 0.1], hybrid: { embedder: 'manual', semanticRatio: 0.7 } },
+        { indexUid: index.uid, q: 'captain' },
+      ],
+    },
+  });
+  assert.equal(federated.status, 200, JSON.stringify(federated.body));
+  const fed = federated.body.hits.map((h: { id: number; _federation: { queriesPosition: number } }) => [h.id, h._federation.queriesPosition]);
+  assert.deepEqual(fed, [[3, 0], [2, 0], [1, 1]]);
+  assert.equal(federated.body.semanticHitCount, 2);
 });
 
 test('similar documents: nearest to the document, itself left out, threshold and errors', async () => {

@@ -71,6 +71,8 @@ function facetState(state: IndexSearchState): IndexSearchState {
 /** One ranked document: its internal id and the rule ranks its score comes from. */
 export interface RankedHit extends EngineHit {
   id: number;
+  /** its score came from a vector (semantic search, or the semantic side of a hybrid one) */
+  semantic?: boolean;
   /** rule ranks in rule order; empty for a placeholder search (score 1) */
   ranks: readonly RuleScore[];
 }
@@ -147,7 +149,7 @@ export function rankSearch(index: Index, uid: string, q: SearchQuery, opts: Rank
   const semantic = ranker.semantic(deep, all, plan, vector);
   const scored = (hit: RankedHit) => ({ id: hit.id, score: hit.score ?? 0, hit });
   const merged = mergeHybrid(keyword.hits.map(scored), semantic.hits.map(scored), plan.ratio).slice(opts.offset, opts.offset + opts.limit);
-  const hits = merged.map((m) => m.item.hit);
+  const hits = merged.map((m) => (m.semantic ? { ...m.item.hit, semantic: true } : m.item.hit));
   const semanticHitCount = merged.filter((m) => m.semantic).length;
   const candidates = Bitmap.or(keyword.candidateIds(), semantic.candidateIds());
   return { hits, totalHits: candidates.size, candidateIds: () => candidates, matchingWords: keyword.matchingWords, semanticHitCount, queryVector: vector };
@@ -191,7 +193,9 @@ class Ranker {
       return { ids: found.ids, similarities: found.similarities.map((s) => shiftSimilarity(s, plan.distribution)) };
     };
     const result = semanticSearch(universe, this.#state.wordSets, request, this.#state.keyword, nearest);
-    return { hits: this.#hits(result.ids, result.scores, false), totalHits: result.candidates, candidateIds: result.candidateIds, matchingWords: MatchingWords.none() };
+    const hits = this.#hits(result.ids, result.scores, false);
+    for (const hit of hits) hit.semantic = true;
+    return { hits, totalHits: result.candidates, candidateIds: result.candidateIds, matchingWords: MatchingWords.none() };
   }
 
   #hits(ids: readonly number[], scores: readonly RuleScore[][], legacyAttribute: boolean): RankedHit[] {

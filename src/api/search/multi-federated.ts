@@ -130,6 +130,10 @@ export function federatedSearch(queries: readonly MultiQuery[], federation: Fede
   Object.assign(res, facetsBlock(parts, merged.rejected, federation, orders));
   res.requestUid = ctx.requestUid;
   if (ctx.metadata) res.metadata = queries.map((q) => queryMetadata(q.indexUid, ctx));
+  // a query ran a semantic or hybrid search: how many returned hits scored by a vector
+  if ([...runs.values()].some((r) => r.ranked.semanticHitCount !== undefined)) {
+    res.semanticHitCount = merged.picked.filter((c) => c.hit.semantic === true).length;
+  }
   if (federation.showPerformanceDetails) res.performanceDetails = {};
   return res;
 }

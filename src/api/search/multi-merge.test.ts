@@ -53,3 +53,12 @@ test('kMerge', () => {
   const merged = [...kMerge([[item(4, 1), item(2, 1)], [item(4, 0), item(3, 0), item(1, 0)], []])].map((i) => i.name);
   assert.deepEqual(merged, ['4/0', '4/1', '3/0', '2/1', '1/0']);
 });
+
+test('a similarity is a score of its own in the merge key', () => {
+  const semantic = mergeKey([{ rule: 'vectorSort', rank: 1, max: 1, similarity: 0.785 }], 1, 0);
+  assert.deepEqual(semantic.values, [0.785]);
+  assert.equal(semantic.weighted, 0.785);
+  const keyword = mergeKey([{ rule: 'words', rank: 2, max: 2 }, { rule: 'typo', rank: 64, max: 66 }], 1, 1);
+  assert.ok(compareScores(keyword, semantic) > 0, 'a keyword hit at 0.98 ranks before a semantic one at 0.785');
+  assert.deepEqual(mergeKey([{ rule: 'vectorSort', rank: 1, max: 1, similarity: null }], 2, 0).values, [0]);
+});

@@ -6,6 +6,7 @@
 //        a sort rule gives (asc, value), a geo sort (asc, distance)
 //     ─► [0.93, {asc, 9.99}, 0.71]                                         (keyword + sort)
 //   no rule rank (placeholder search without sort) ─► []    global score: 1 × weight
+//   vectorSort (semantic search) ─► its similarity × weight, a score of its own
 //
 // Values compare element by element: two scores → higher wins (equal within f64 epsilon); two
 // sort values of one direction → Meilisearch's `compare_sort_values`; two geo values of one
@@ -40,6 +41,15 @@ export function mergeKey(ranks: readonly RuleScore[], weight: number, queryIndex
   let open = false;
   for (const s of ranks) {
     const sort = s.sort;
+    if (s.rule === 'vectorSort') {
+      // a similarity is a score of its own (milli's `ScoreValue::Score`), 0 without a vector
+      if (open) values.push((rank / max) * weight);
+      rank = 1;
+      max = 1;
+      open = false;
+      values.push((s.similarity ?? 0) * weight);
+      continue;
+    }
     if (sort === undefined) {
       // `Rank::merge`: the mixed-radix rank of consecutive relevancy rules
       rank = (rank - 1) * s.max + s.rank;
