@@ -6,6 +6,7 @@ import { bitmapFrom } from '../engine/bitmap/index.ts';
 import { IndexRegistry } from '../tasks/index-registry.ts';
 import { TaskQueue, type NewTask } from '../tasks/queue.ts';
 import { Scheduler } from '../tasks/scheduler/index.ts';
+import { needsStartupUpgrade } from '../tasks/scheduler/search-layout.ts';
 import type { Task } from '../tasks/types.ts';
 import { UpdateFiles } from '../tasks/update-files.ts';
 import { openDataDir, type DataDir } from './data-dir.ts';
@@ -82,9 +83,13 @@ export class Instance {
     const dataDir = openDataDir(options.dbPath, { upgradeDb: options.upgradeDb ?? false });
     const instance = new Instance(options, dataDir);
     instance.#repair();
-    // an index whose search tables are in an older layout (decisions 0006, 0007) is re-indexed by
-    // the worker's start-up step, which must end before the first search reads it
-    const oldLayout = instance.queue.indexUids().some((uid) => instance.indexes.get(uid)?.searchLayoutCurrent() === false);
+    // an index whose search tables are in an older layout (decisions 0006, 0007), or whose vectors
+    // are still in its documents (0010), is upgraded by the worker's start-up step, which must end
+    // before the first search reads it
+    const oldLayout = instance.queue.indexUids().some((uid) => {
+      const index = instance.indexes.get(uid);
+      return index !== undefined && needsStartupUpgrade(index);
+    });
     if (oldLayout) await instance.scheduler.wakeAndWait();
     else if (instance.queue.bitmap('status:enqueued').size > 0) instance.scheduler.wake();
     return instance;

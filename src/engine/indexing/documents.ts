@@ -84,6 +84,8 @@ export class DocumentsWriter {
   readonly #search: SearchIndexWriter | null;
   readonly #facets: FacetIndexWriter | null;
   #vectors: DocumentVectors | null;
+  /** embedders are configured but no vector was ever stored (indexVectorsIfMissing) */
+  readonly #vectorsMissing: boolean;
   /** every part's lifecycle is walked in this order: search, facets, vectors */
   readonly #parts: IndexPart[];
   /** ids added to #knownIds since the last checkpoint (removed again on rollback) */
@@ -113,6 +115,8 @@ export class DocumentsWriter {
     this.#fids = new Map(this.#s.fieldsOrder.map((f, i) => [f, i]));
     this.#search = search ? new SearchIndexWriter(index, search, (path) => this.#fids.get(path) ?? -1, options) : null;
     this.#facets = options.facets ? new FacetIndexWriter(index, options.facets, (path) => this.#fieldId(path), options.facetWriter) : null;
+    // an index written before the vector store keeps its vectors in the documents' `_vectors`
+    this.#vectorsMissing = options.vectors !== undefined && options.vectors.length > 0 && index.getMain('embedderIds') === undefined;
     this.#vectors = options.vectors && options.vectors.length > 0 ? new DocumentVectors(index, options.vectors) : null;
     this.#parts = [];
     for (const part of [this.#search, this.#facets, this.#vectors]) if (part !== null) this.#parts.push(part);
@@ -426,6 +430,29 @@ export class DocumentsWriter {
   }
 
   /**
+   * Moves the `_vectors` entries of the configured embedders out of the stored documents into the
+   * vector store if it was never written (an index from before it).
+   */
+  indexVectorsIfMissing(): void {
+    const vectors = this.#vectors;
+    if (!this.#vectorsMissing || vectors === null || this.#s.used.size === 0) return;
+    this.#adopt(vectors, new Set(vectors.specs.map((s) => s.name)));
+  }
+
+  /** Stores the `_vectors` entries of `names` the stored documents hold, and the documents without them. */
+  #adopt(vectors: DocumentVectors, names: ReadonlySet<string>): void {
+    const index = this.index;
+    const external: string[] = [];
+    for (const [extId, id] of index.externalIds.entries()) external[id] = extId;
+    const marker = Buffer.from('"_vectors"');
+    for (const [id, bytes] of [...index.documents.entries()]) {
+      if (Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).indexOf(marker) < 0) continue;
+      const doc = parseDocument(bytes);
+      if (vectors.adopt(id, doc, external[id] ?? String(id), names)) this.#rewrite(id, bytes, doc);
+    }
+  }
+
+  /**
    * Applies a change of the embedders (a settings task): the vectors of removed embedders are
    * written back into `_vectors.<name>` of their documents as `{ regenerate, embeddings }`;
    * new embedders take the `_vectors.<name>` entries the stored documents hold; `quantize`d ones
@@ -448,15 +475,7 @@ export class DocumentsWriter {
     this.#parts.splice(0, this.#parts.length, ...[this.#search, this.#facets, vectors].filter((p) => p !== null));
     this.#vectors = vectors;
     if (vectors === null) return;
-    if (added.size > 0) {
-      const external: string[] = [];
-      for (const [extId, id] of index.externalIds.entries()) external[id] = extId;
-      for (const [id, bytes] of [...index.documents.entries()]) {
-        const doc = parseDocument(bytes);
-        if (!vectors.adopt(id, doc, external[id] ?? String(id), added)) continue;
-        this.#rewrite(id, bytes, doc);
-      }
-    }
+    if (added.size > 0) this.#adopt(vectors, added);
     vectors.requantize(quantize);
   }
 

@@ -96,6 +96,7 @@ class StepRun {
         trace.time('checking the search and facet tables', () => {
           writer.indexSearchIfMissing();
           writer.indexFacetsIfStale();
+          writer.indexVectorsIfMissing();
         });
         trace.time('indexing', () => {
           for (; next < this.#tasks.length; next++) {
