@@ -154,7 +154,9 @@ export class VectorIndexWriter {
 
   #updateGraphs(run: Run): void {
     const changed = [...run.dirty].sort((a, b) => a - b);
-    const stores = Math.max(run.graphs.length, ...changed.map((id) => this.embeddings(id, run.spec)?.count ?? 0));
+    // a batch may change hundreds of thousands of documents: no spread into Math.max
+    let stores = run.graphs.length;
+    for (const id of changed) stores = Math.max(stores, this.embeddings(id, run.spec)?.count ?? 0);
     for (let store = 0; store < stores; store++) {
       const g = new GraphBuild(this.#tables, run.spec, store);
       let start = run.graphs[store] ?? null;
