@@ -7,6 +7,7 @@
 // 3. an index deleted and created again under the same uid is searched afresh (a thread keeps no
 //    handle of the old one); writes are seen by the next search
 // 4. stopped threads (a quiet server) start again on the next search
+// (semantic and hybrid queries are among those of 1)
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { executeSearch, parseMultiSearchBody, parseSearchBody, runMultiSearch } from '../../src/api/search/index.ts';
@@ -27,13 +28,16 @@ function documents(n: number, tag: string): Record<string, unknown>[] {
     body: `${WORDS[(i * 5) % 8]} of the ${WORDS[(i * 7) % 8]} number ${i}`,
     color: COLORS[i % 3],
     rank: i % 17,
+    _vectors: { e: [Math.cos(i), Math.sin(i), (i % 5) / 5] },
   }));
 }
 
 before(async () => {
   t = await startTestServer();
   const index = t.client.index('threads');
-  await index.updateSettings({ filterableAttributes: ['color', 'rank'], sortableAttributes: ['rank'] }).waitTask();
+  await index
+    .updateSettings({ filterableAttributes: ['color', 'rank'], sortableAttributes: ['rank'], embedders: { e: { source: 'userProvided', dimensions: 3 } } })
+    .waitTask();
   const added = await index.addDocuments(documents(500, 'first')).waitTask();
   assert.equal(added.status, 'succeeded', JSON.stringify(added.error));
   await t.server.searchPool.warm();
@@ -58,6 +62,9 @@ const QUERIES: Record<string, unknown>[] = [
   { q: 'ember of', attributesToCrop: ['body'], cropLength: 3, page: 2, hitsPerPage: 5 },
   { filter: 'rank > 10', limit: 3 },
   { q: 'willow -harbor', matchingStrategy: 'all' },
+  // semantic and hybrid: the vector store is read on the threads too
+  { vector: [1, 0.2, 0.4], hybrid: { embedder: 'e' }, showRankingScore: true, retrieveVectors: true, limit: 5 },
+  { q: 'river', vector: [0.3, 1, 0], hybrid: { embedder: 'e', semanticRatio: 0.6 }, filter: 'color = red', showRankingScore: true },
 ];
 
 test('concurrent searches answer what the engine answers directly', async () => {
