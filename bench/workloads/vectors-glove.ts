@@ -169,6 +169,11 @@ export const vectorsGlove: Workload = {
     // +1,000 vectors (the query vectors, as new documents), then −10 %
     const addMs = await sendAndWait(ctx, [ndjson(g, 0, 1000, g.queries, g.n)]);
     ctx.report('incremental.add1000.seconds', addMs / 1000, 's');
+    // the same vectors again as new documents, in payloads of 100 and of 1 (autobatching may join them)
+    const hundreds = Array.from({ length: 10 }, (_, p) => ndjson(g, p * 100, (p + 1) * 100, g.queries, g.n + 1000));
+    ctx.report('incremental.add10x100.seconds', (await sendAndWait(ctx, hundreds)) / 1000, 's');
+    const ones = Array.from({ length: 100 }, (_, i) => ndjson(g, i, i + 1, g.queries, g.n + 2000));
+    ctx.report('incremental.add100x1.seconds', (await sendAndWait(ctx, ones)) / 1000, 's');
     const doomed = Array.from({ length: g.n / 10 }, (_, k) => k * 10 + 3);
     const del = await ctx.request<{ taskUid: number }>('POST', `/indexes/${UID}/documents/delete-batch`, doomed);
     const t0 = performance.now();
@@ -179,7 +184,7 @@ export const vectorsGlove: Workload = {
     const some = Array.from({ length: 200 }, (_, i) => 500 + i);
     const exact = some.map((i) => exactTop(g, row(g.queries, i), left, 10));
     const run = await searchAll(ctx, some.map((i) => body(i)), 1);
-    // the added documents are the queries themselves (ids n + i): leave them out of the comparison
+    // the added documents are the queries themselves (ids n + …): leave them out of the comparison
     const found = run.ids.map((ids) => ids.filter((id) => id < g.n));
     ctx.report('incremental.recall10', recallAt10(found, (i) => exact[i]!.slice(0, found[i]!.length)), '');
     ctx.report('overall.peakRss', ctx.memOverall().peakRss / 1e6, 'MB');
