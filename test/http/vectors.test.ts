@@ -96,8 +96,17 @@ test('bad _vectors fail the task with Meilisearch messages; missing vectors only
     'Bad embedder configuration in the document with id: `0`. Missing field `._vectors.manual.regenerate`\n  - note: `._vectors.manual` must be an array of floats, an array of arrays of floats, or an object with field `regenerate`');
   await fails([{ id: 0, _vectors: { manual: { embeddings: true, regenerate: false } } }], 'invalid_vectors_type',
     'Bad embedder configuration in the document with id: `0`. Invalid value type at `._vectors.manual.embeddings`: expected null or an array, but found a boolean: `true`');
-  await fails([{ id: 0, _vectors: [1, 2] }], 'invalid_vectors_type',
-    'The `_vectors` field in the document with id: `0` is not an object. Was expecting an object with a key for each embedder with manually provided vectors, but instead got `[1,2]`');
+  // the 1.50 binary answers serde's message as `internal` (not the reference's "is not an object")
+  await fails([{ id: 0, _vectors: [1, 2] }], 'internal', 'invalid type: sequence, expected a map at line 1 column 0');
+  await fails([{ id: 0, _vectors: null }], 'internal', 'invalid type: null, expected a map at line 1 column 4');
+  await fails([{ id: 0, _vectors: { manual: 'x' } }], 'invalid_vectors_type',
+    'Bad embedder configuration in the document with id: `0`. Expected `._vectors.manual` to be an array of floats, an array of arrays of floats, or an object with at least the field `regenerate`, but got the string `x`');
+  await fails([{ id: 0, _vectors: { manual: { embeddings: [1, 2], regenerate: 'yes please' } } }], 'invalid_vectors_type',
+    'Bad embedder configuration in the document with id: `0`. Could not parse `._vectors.manual.regenerate`: invalid type: string "yes please", expected a boolean at line 1 column 45');
+  await fails([{ id: 0, _vectors: { manual: { embeddings: [1, 2], regenerate: false, extra: 1 } } }], 'invalid_vectors_type',
+    'Bad embedder configuration in the document with id: `0`. Could not parse `._vectors.manual`: trailing characters at line 1 column 47');
+  await fails([{ id: 0, _vectors: { manual: [[1, 2], 3] } }], 'invalid_vectors_type',
+    'Bad embedder configuration in the document with id: `0`. Invalid value type at `._vectors.manual[1]`: expected an array, but found a positive integer: `3`');
   await fails([{ id: 0, _vectors: { manual: Array.from({ length: 257 }, () => [1, 2]) } }], 'too_many_vectors',
     'Too many vectors for document with id 0: found 257, but limited to 256.');
   await fails([{ id: 4, t: 'd' }, { id: 5, _vector: { manual: [1, 1] } }, { id: 6, _vectors: { manaul: [1, 1] } }], 'vector_embedding_error',

@@ -13,7 +13,7 @@ import { countsInDistribution, documentFields, type DocumentFields } from '../in
 import { documentId, inferPrimaryKey } from '../index/primary-key.ts';
 import { FacetIndexWriter, type FacetConfig, type FacetWriterOptions, type SourcedFacetChunk } from '../facet/index.ts';
 import { setKey } from '../json.ts';
-import { StoredEmbeddings, VectorIndexWriter, type EmbedderConfig } from '../vector/index.ts';
+import { StoredEmbeddings, VectorIndexWriter, vectorsObject, type EmbedderConfig } from '../vector/index.ts';
 import { DocumentVectors, type VectorEntries } from './document-vectors.ts';
 import type { IndexPart } from './part.ts';
 
@@ -217,9 +217,11 @@ export class DocumentsWriter {
     // search and facet data stay right: neither indexes `_vectors`)
     let vectors: VectorEntries | null = null;
     let vectorsDoc: Record<string, unknown> = NO_VECTORS;
-    if (this.#vectors !== null && (existing === undefined || opts.method !== 'update') && mayHaveVectors(fields)) {
+    if ((existing === undefined || opts.method !== 'update') && mayHaveVectors(fields)) {
       vectorsDoc = parsed ?? parseJson(json!);
-      vectors = this.#vectors.take(vectorsDoc, extId);
+      // a `_vectors` that is not an object fails the task, embedders or not (as in Meilisearch)
+      if (this.#vectors === null) vectorsObject(vectorsDoc._vectors, extId);
+      else vectors = this.#vectors.take(vectorsDoc, extId);
       if (vectors !== null) {
         parsed = vectorsDoc;
         json = Buffer.from(JSON.stringify(vectorsDoc));
@@ -242,7 +244,10 @@ export class DocumentsWriter {
     if (opts.method === 'update' && stored !== undefined) {
       const old = parseDocument(stored);
       const merged = { ...old, ...(parsed ?? parseJson(json!)) };
-      if (this.#vectors !== null && mayHaveVectors({ keys: Object.keys(merged) })) vectors = this.#vectors.take(merged, extId);
+      if (mayHaveVectors({ keys: Object.keys(merged) })) {
+        if (this.#vectors === null) vectorsObject(merged._vectors, extId);
+        else vectors = this.#vectors.take(merged, extId);
+      }
       this.#vectors?.apply(existing, extId, vectors, merged);
       const bytes = Buffer.from(JSON.stringify(merged));
       // an update that changes nothing writes nothing (re-sent data is common)

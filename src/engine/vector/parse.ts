@@ -13,14 +13,17 @@ export interface VectorsEntry {
   regenerate: boolean;
 }
 
-/** Checks that `_vectors` is an object (``The `_vectors` field … is not an object``). */
-export function vectorsObject(value: unknown, docId: string): Record<string, unknown> | null {
-  if (value === undefined || value === null) return null;
-  if (typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>;
-  throw new EngineError(
-    'invalid_vectors_type',
-    `The \`_vectors\` field in the document with id: \`${docId}\` is not an object. Was expecting an object with a key for each embedder with manually provided vectors, but instead got \`${JSON.stringify(value)}\``,
-  );
+/**
+ * Checks that a document's `_vectors` is an object; anything else (`null` too) fails the task with
+ * the serde message Meilisearch 1.50 gives, as an `internal` error, whether embedders exist or
+ * not (the reference's "is not an object" message is not what the binary answers).
+ */
+export function vectorsObject(value: unknown, _docId: string): Record<string, unknown> | null {
+  if (value === undefined) return null;
+  if (value !== null && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>;
+  // serde reports a sequence at its start, any other value at its last character
+  const column = Array.isArray(value) ? 0 : JSON.stringify(value).length;
+  throw new EngineError('internal', `invalid type: ${serdeKind(value)}, expected a map at line 1 column ${column}`);
 }
 
 /** Parses the entry of embedder `name` (`dimensions`: what the embedder requires). */
@@ -37,8 +40,18 @@ export function parseVectorsEntry(value: unknown, name: string, docId: string, d
         `Missing field \`${path}.regenerate\`\n  - note: \`${path}\` must be an array of floats, an array of arrays of floats, or an object with field \`regenerate\``,
       );
     }
+    const unknown = Object.keys(obj).find((k) => k !== 'embeddings' && k !== 'regenerate');
+    if (unknown !== undefined) {
+      // what the 1.50 binary answers: serde stops at the unknown key's colon
+      const text = JSON.stringify(obj);
+      const column = text.indexOf(`${JSON.stringify(unknown)}:`) + JSON.stringify(unknown).length + 1;
+      throw typeError(docId, `Could not parse \`${path}\`: trailing characters at line 1 column ${column}`);
+    }
     if (typeof obj.regenerate !== 'boolean') {
-      throw typeError(docId, `Could not parse \`${path}.regenerate\`: invalid type: ${serdeKind(obj.regenerate)}, expected a boolean`);
+      // the column of the value's last character in the entry's compact text
+      const text = JSON.stringify(obj);
+      const column = text.indexOf('"regenerate":') + '"regenerate":'.length + JSON.stringify(obj.regenerate).length;
+      throw typeError(docId, `Could not parse \`${path}.regenerate\`: invalid type: ${serdeKind(obj.regenerate)}, expected a boolean at line 1 column ${column}`);
     }
     const given = obj.embeddings;
     let vectors: number[][] | undefined;
@@ -49,7 +62,7 @@ export function parseVectorsEntry(value: unknown, name: string, docId: string, d
   } else {
     throw typeError(
       docId,
-      `Invalid value type at \`${path}\`: expected an array of floats, an array of arrays of floats, or an object with field \`regenerate\`, but found ${kind(value)}: \`${JSON.stringify(value)}\``,
+      `Expected \`${path}\` to be an array of floats, an array of arrays of floats, or an object with at least the field \`regenerate\`, but got ${scalarOf(value)}`,
     );
   }
   const vectors = entry.vectors ?? [];
@@ -82,7 +95,7 @@ function embeddings(items: unknown[], path: string, docId: string): number[][] {
   }
   return items.map((v, i) => {
     if (!Array.isArray(v)) {
-      const what = typeof v === 'number' ? 'expected an array, but found a number' : `expected a number or an array, but found ${kind(v)}`;
+      const what = typeof v === 'number' ? `expected an array, but found ${kind(v)}` : `expected a number or an array, but found ${kind(v)}`;
       throw typeError(docId, `Invalid value type at \`${path}[${i}]\`: ${what}: \`${JSON.stringify(v)}\``);
     }
     v.forEach((x, j) => {
@@ -96,7 +109,14 @@ function typeError(docId: string, detail: string): EngineError {
   return new EngineError('invalid_vectors_type', `Bad embedder configuration in the document with id: \`${docId}\`. ${detail}`);
 }
 
-/** serde_json's name of a value's kind ("a boolean", "a string", ...). */
+/** How the binary names a scalar entry: ``the string `x` ``, ``the integer `3` ``, ``the number `-1.5` ``. */
+function scalarOf(v: unknown): string {
+  if (typeof v === 'string') return `the string \`${v}\``;
+  if (typeof v === 'number') return Number.isInteger(v) ? `the integer \`${v}\`` : `the number \`${v}\``;
+  return `the boolean \`${String(v)}\``;
+}
+
+/** deserr's name of a value's kind ("a boolean", "a positive integer", ...). */
 function kind(v: unknown): string {
   if (v === null) return 'null';
   if (Array.isArray(v)) return 'an array';
@@ -104,7 +124,7 @@ function kind(v: unknown): string {
     case 'boolean':
       return 'a boolean';
     case 'number':
-      return 'a number';
+      return Number.isInteger(v) ? (v < 0 ? 'a negative integer' : 'a positive integer') : 'a number';
     case 'string':
       return 'a string';
     default:
@@ -112,7 +132,7 @@ function kind(v: unknown): string {
   }
 }
 
-/** serde's "invalid type" wording: `string "x"`, `integer `3``, `map`, `sequence`. */
+/** serde's "invalid type" wording: `string "x"`, ``integer `3` ``, ``boolean `true` ``, `null`, `map`, `sequence`. */
 function serdeKind(v: unknown): string {
   if (v === null) return 'null';
   if (Array.isArray(v)) return 'sequence';
@@ -121,6 +141,8 @@ function serdeKind(v: unknown): string {
       return `string ${JSON.stringify(v)}`;
     case 'number':
       return Number.isInteger(v) ? `integer \`${v}\`` : `floating point \`${v}\``;
+    case 'boolean':
+      return `boolean \`${v}\``;
     default:
       return 'map';
   }
