@@ -38,3 +38,26 @@ test('dot, l2 and hamming agree between WebAssembly and TypeScript', () => {
     assert.equal(wasm.hamming(a, b, n), ts.hamming(a, b, n));
   }
 });
+
+test('dotMany agrees with one dot product per vector, four at a time and the rest', () => {
+  const r = rng(5);
+  for (const n of [3, 4, 7, 100, 130]) {
+    for (const count of [1, 3, 4, 5, 8, 9, 33]) {
+      const arena = new KernelArena();
+      const base = 1024;
+      const vectors = 50;
+      arena.reserve(base + vectors * n + 16);
+      for (let i = 0; i < n; i++) arena.floats[i] = r() * 2 - 1;
+      for (let i = 0; i < vectors * n; i++) arena.floats[base + i] = r() * 2 - 1;
+      const slots = 200;
+      const out = 300;
+      const picked = Array.from({ length: count }, () => Math.floor(r() * vectors));
+      picked.forEach((s, k) => (arena.words[slots + k] = s));
+      arena.dotMany(0, base, n, n, slots, count, out);
+      picked.forEach((s, k) => {
+        const want = arena.dot(0, base + s * n, n);
+        assert.ok(Math.abs(arena.floats[out + k]! - want) <= 1e-5 * Math.max(1, Math.abs(want)), `n ${n}, count ${count}, #${k}`);
+      });
+    }
+  }
+});

@@ -67,10 +67,63 @@
     (local.get $s))
 
   ;; dot products of the query (at $q) with `count` vectors of `n` floats: the slots (i32 each)
-  ;; are at $slots, vector s starts at $base + s × $stride (bytes); the f32 results go to $out
+  ;; are at $slots, vector s starts at $base + s × $stride (bytes); the f32 results go to $out.
+  ;; Four vectors at a time: their loads interleave, so that the memory misses of vectors spread
+  ;; over the slab overlap instead of following one another.
   (func (export "dotMany") (param $q i32) (param $base i32) (param $stride i32) (param $n i32)
     (param $slots i32) (param $count i32) (param $out i32)
-    (local $k i32)
+    (local $k i32) (local $i i32) (local $end4 i32) (local $end i32)
+    (local $a0 i32) (local $a1 i32) (local $a2 i32) (local $a3 i32)
+    (local $x0 v128) (local $x1 v128) (local $x2 v128) (local $x3 v128) (local $qv v128)
+    (local $s0 f32) (local $s1 f32) (local $s2 f32) (local $s3 f32) (local $qs f32)
+    (local.set $end (i32.shl (local.get $n) (i32.const 2)))
+    (local.set $end4 (i32.and (local.get $end) (i32.const -16)))
+    (block $quads
+      (loop $quad
+        (br_if $quads (i32.gt_u (i32.add (local.get $k) (i32.const 4)) (local.get $count)))
+        (local.set $a0 (i32.add (local.get $base) (i32.mul (i32.load (i32.add (local.get $slots) (i32.shl (local.get $k) (i32.const 2)))) (local.get $stride))))
+        (local.set $a1 (i32.add (local.get $base) (i32.mul (i32.load offset=4 (i32.add (local.get $slots) (i32.shl (local.get $k) (i32.const 2)))) (local.get $stride))))
+        (local.set $a2 (i32.add (local.get $base) (i32.mul (i32.load offset=8 (i32.add (local.get $slots) (i32.shl (local.get $k) (i32.const 2)))) (local.get $stride))))
+        (local.set $a3 (i32.add (local.get $base) (i32.mul (i32.load offset=12 (i32.add (local.get $slots) (i32.shl (local.get $k) (i32.const 2)))) (local.get $stride))))
+        (local.set $x0 (v128.const i32x4 0 0 0 0))
+        (local.set $x1 (v128.const i32x4 0 0 0 0))
+        (local.set $x2 (v128.const i32x4 0 0 0 0))
+        (local.set $x3 (v128.const i32x4 0 0 0 0))
+        (local.set $i (i32.const 0))
+        (block $done4
+          (loop $loop4
+            (br_if $done4 (i32.ge_u (local.get $i) (local.get $end4)))
+            (local.set $qv (v128.load (i32.add (local.get $q) (local.get $i))))
+            (local.set $x0 (f32x4.add (local.get $x0) (f32x4.mul (local.get $qv) (v128.load (i32.add (local.get $a0) (local.get $i))))))
+            (local.set $x1 (f32x4.add (local.get $x1) (f32x4.mul (local.get $qv) (v128.load (i32.add (local.get $a1) (local.get $i))))))
+            (local.set $x2 (f32x4.add (local.get $x2) (f32x4.mul (local.get $qv) (v128.load (i32.add (local.get $a2) (local.get $i))))))
+            (local.set $x3 (f32x4.add (local.get $x3) (f32x4.mul (local.get $qv) (v128.load (i32.add (local.get $a3) (local.get $i))))))
+            (local.set $i (i32.add (local.get $i) (i32.const 16)))
+            (br $loop4)))
+        (local.set $s0 (f32.add (f32.add (f32x4.extract_lane 0 (local.get $x0)) (f32x4.extract_lane 1 (local.get $x0)))
+          (f32.add (f32x4.extract_lane 2 (local.get $x0)) (f32x4.extract_lane 3 (local.get $x0)))))
+        (local.set $s1 (f32.add (f32.add (f32x4.extract_lane 0 (local.get $x1)) (f32x4.extract_lane 1 (local.get $x1)))
+          (f32.add (f32x4.extract_lane 2 (local.get $x1)) (f32x4.extract_lane 3 (local.get $x1)))))
+        (local.set $s2 (f32.add (f32.add (f32x4.extract_lane 0 (local.get $x2)) (f32x4.extract_lane 1 (local.get $x2)))
+          (f32.add (f32x4.extract_lane 2 (local.get $x2)) (f32x4.extract_lane 3 (local.get $x2)))))
+        (local.set $s3 (f32.add (f32.add (f32x4.extract_lane 0 (local.get $x3)) (f32x4.extract_lane 1 (local.get $x3)))
+          (f32.add (f32x4.extract_lane 2 (local.get $x3)) (f32x4.extract_lane 3 (local.get $x3)))))
+        (block $tdone
+          (loop $tail
+            (br_if $tdone (i32.ge_u (local.get $i) (local.get $end)))
+            (local.set $qs (f32.load (i32.add (local.get $q) (local.get $i))))
+            (local.set $s0 (f32.add (local.get $s0) (f32.mul (local.get $qs) (f32.load (i32.add (local.get $a0) (local.get $i))))))
+            (local.set $s1 (f32.add (local.get $s1) (f32.mul (local.get $qs) (f32.load (i32.add (local.get $a1) (local.get $i))))))
+            (local.set $s2 (f32.add (local.get $s2) (f32.mul (local.get $qs) (f32.load (i32.add (local.get $a2) (local.get $i))))))
+            (local.set $s3 (f32.add (local.get $s3) (f32.mul (local.get $qs) (f32.load (i32.add (local.get $a3) (local.get $i))))))
+            (local.set $i (i32.add (local.get $i) (i32.const 4)))
+            (br $tail)))
+        (f32.store (i32.add (local.get $out) (i32.shl (local.get $k) (i32.const 2))) (local.get $s0))
+        (f32.store offset=4 (i32.add (local.get $out) (i32.shl (local.get $k) (i32.const 2))) (local.get $s1))
+        (f32.store offset=8 (i32.add (local.get $out) (i32.shl (local.get $k) (i32.const 2))) (local.get $s2))
+        (f32.store offset=12 (i32.add (local.get $out) (i32.shl (local.get $k) (i32.const 2))) (local.get $s3))
+        (local.set $k (i32.add (local.get $k) (i32.const 4)))
+        (br $quad)))
     (block $done
       (loop $loop
         (br_if $done (i32.ge_u (local.get $k) (local.get $count)))
