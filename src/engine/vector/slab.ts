@@ -4,7 +4,11 @@
 // then (1 − q·v) / 2), with their norm to keep the zero-vector quirk; binary-quantized ones as
 // bits. A slab belongs to one index generation (readers) or one batch (the writer).
 //
-//   slot[docId] ─► 0: not read yet · −1: no vector in this store · s + 1: at data[s × stride]
+//   slot[docId] ─► 0: not read yet · −1: no vector in this store · s + 1: in slot s
+//   arena cells: [query | batch slots | batch results | slot 0 | slot 1 | …]  (stride cells a slot)
+//
+// The arena is the kernels' WebAssembly memory (kernels.ts): the query and the vectors are where
+// the SIMD kernels read them, and a batch of neighbours is compared in one call.
 import { dotWithin, quantize, type Metric } from './distance.ts';
 import { KernelArena } from './kernels.ts';
 import type { StoredEmbeddings } from './embeddings.ts';
