@@ -55,7 +55,7 @@ function route(id: string, action: string, request: RouteCase['request'], opts: 
 }
 const READ_POSTS = new Set([
   'POST /indexes/{uid}/documents/fetch', 'POST /indexes/{uid}/search', 'POST /indexes/{uid}/facet-search',
-  'POST /indexes/{uid}/fields', 'POST /multi-search', 'POST /multi-search (federated)',
+  'POST /indexes/{uid}/fields', 'POST /multi-search', 'POST /multi-search (federated)', 'POST /indexes/{uid}/similar',
 ]);
 
 /** Every route Muninn serves (src/http/routes), with a valid request. */
@@ -95,6 +95,8 @@ export const ROUTES: RouteCase[] = [
   route('GET /indexes/{uid}/search', 'search', (t) => ({ path: `/indexes/${t}/search?q=carol` })),
   route('POST /indexes/{uid}/search', 'search', (t) => ({ path: `/indexes/${t}/search`, body: { q: 'carol' } })),
   route('POST /indexes/{uid}/facet-search', 'search', (t) => ({ path: `/indexes/${t}/facet-search`, body: { facetName: 'genre' } })),
+  route('GET /indexes/{uid}/similar', 'search', (t) => ({ path: `/indexes/${t}/similar?id=1&embedder=default` })),
+  route('POST /indexes/{uid}/similar', 'search', (t) => ({ path: `/indexes/${t}/similar`, body: { id: 1, embedder: 'default' } })),
   route('POST /multi-search', 'search', (t) => ({ path: '/multi-search', body: { queries: [{ indexUid: t, q: 'carol' }] } }), {
     targeted: true,
     summary: (b) => `[${(b.results ?? []).map((r: any) => r.indexUid).join(',')}]`,

@@ -214,6 +214,23 @@ const EXPECTED: [string[], string][] = [
   ],
   [
     [
+      'GET /indexes/{uid}/similar',
+      'POST /indexes/{uid}/similar',
+    ],
+    `
+      movies *: 400 invalid_similar_embedder | 403 invalid_api_key (index) | 403 invalid_api_key (index)
+      movies *.get: 400 invalid_similar_embedder | 403 invalid_api_key (index) | 403 invalid_api_key (index)
+      movies search: 400 invalid_similar_embedder | 403 invalid_api_key (index) | 403 invalid_api_key (index)
+      mov* *: 400 invalid_similar_embedder | 403 invalid_api_key (index) | 404 index_not_found
+      mov* *.get: 400 invalid_similar_embedder | 403 invalid_api_key (index) | 404 index_not_found
+      mov* search: 400 invalid_similar_embedder | 403 invalid_api_key (index) | 404 index_not_found
+      * *: 400 invalid_similar_embedder | 400 invalid_similar_embedder | 404 index_not_found
+      * *.get: 400 invalid_similar_embedder | 400 invalid_similar_embedder | 404 index_not_found
+      * search: 400 invalid_similar_embedder | 400 invalid_similar_embedder | 404 index_not_found
+    `,
+  ],
+  [
+    [
       'POST /multi-search',
     ],
     `
