@@ -12,23 +12,6 @@
 
 export type Metric = 'cosine' | 'euclidean' | 'dot' | 'hamming';
 
-/** Dot product of `a` and the `n` floats of `b` from `offset`. */
-export function dot(a: Float32Array, b: Float32Array, offset = 0, n = a.length): number {
-  let s0 = 0;
-  let s1 = 0;
-  let s2 = 0;
-  let s3 = 0;
-  let i = 0;
-  for (; i + 3 < n; i += 4) {
-    s0 += a[i]! * b[offset + i]!;
-    s1 += a[i + 1]! * b[offset + i + 1]!;
-    s2 += a[i + 2]! * b[offset + i + 2]!;
-    s3 += a[i + 3]! * b[offset + i + 3]!;
-  }
-  for (; i < n; i++) s0 += a[i]! * b[offset + i]!;
-  return s0 + s1 + s2 + s3;
-}
-
 /** Dot product of the `n` floats at offsets `a` and `b` of one array (no view allocated). */
 export function dotWithin(v: Float32Array, a: number, b: number, n: number): number {
   let s0 = 0;
@@ -71,7 +54,7 @@ export function hammingWithin(v: Uint32Array, a: number, b: number, n: number): 
 
 /** Euclidean norm of `n` floats of `v` from `offset`. */
 export function norm(v: Float32Array, offset = 0, n = v.length): number {
-  return Math.sqrt(dot(v.subarray(offset, offset + n), v, offset, n));
+  return Math.sqrt(dotWithin(v, offset, offset, n));
 }
 
 
