@@ -83,7 +83,7 @@ async function siftL2(ctx: WorkloadContext): Promise<void> {
     index.env.write(() => {
       const w = new VectorIndexWriter(index, [l2]);
       for (let i = 0; i < n; i++) w.set(i, l2, [base.subarray(i * SD, (i + 1) * SD)], false);
-      w.save();
+      w.save(index.generation() + 1);
       index.setMain('generation', 1);
     });
     ctx.report('sift.build.seconds', (performance.now() - t0) / 1000, 's');
@@ -123,7 +123,7 @@ export const vectorsLibrary: Workload = {
         index.env.write(() => {
           const w = new VectorIndexWriter(index, [spec]);
           for (let i = s; i < Math.min(n, s + BATCH); i++) w.set(i, spec, [base.subarray(i * D, (i + 1) * D)], false);
-          w.save();
+          w.save(index.generation() + 1);
           index.setMain('generation', index.generation() + 1);
         });
       }
@@ -142,14 +142,14 @@ export const vectorsLibrary: Workload = {
       index.env.write(() => {
         const w = new VectorIndexWriter(index, [spec]);
         for (let i = 0; i < 1000; i++) w.set(n + i, spec, [queries.subarray(i * D, (i + 1) * D)], false);
-        w.save();
+        w.save(index.generation() + 1);
         index.setMain('generation', index.generation() + 1);
       });
       ctx.report('muninn.add1000.seconds', (performance.now() - t1) / 1000, 's');
       index.env.write(() => {
         const w = new VectorIndexWriter(index, [spec]);
         for (let i = 0; i < 1000; i++) w.remove(n + i);
-        w.save();
+        w.save(index.generation() + 1);
         index.setMain('generation', index.generation() + 1);
       });
 

@@ -88,6 +88,14 @@ export interface EmbedderState {
   embeddings: number;
   /** each store's graph entry (null: empty) */
   graphs: Array<{ entry: number; top: number } | null>;
+  /**
+   * the index generation of the batch that last changed the embedder's vectors (readers keep their
+   * caches while it stands); `base`: the version that batch changed, `changed`: the documents whose
+   * vectors it changed (portable roaring bitmap)
+   */
+  version?: number;
+  base?: number;
+  changed?: Uint8Array;
 }
 export const VECTOR_EMBEDDINGS = table<[number, number], Uint8Array>(
   'vector-embeddings',

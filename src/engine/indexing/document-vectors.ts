@@ -33,11 +33,13 @@ interface Checkpoint {
 export class DocumentVectors implements IndexPart<Checkpoint> {
   readonly specs: EmbedderSpec[];
   readonly #store: VectorIndexWriter;
+  readonly #index: Index;
   /** embedder name → documents of the current task that lack its vectors */
   #missing = new Map<string, Missing>();
 
   /** Inside a write: embedders without an id get one. */
   constructor(index: Index, configs: readonly EmbedderConfig[]) {
+    this.#index = index;
     this.specs = embedderSpecs(index, configs, true);
     this.#store = new VectorIndexWriter(index, this.specs);
   }
@@ -168,7 +170,8 @@ export class DocumentVectors implements IndexPart<Checkpoint> {
   }
 
   save(_used: Bitmap): void {
-    this.#store.save();
+    // the documents writer bumps the generation right after its parts are saved
+    this.#store.save(this.#index.generation() + 1);
   }
 }
 

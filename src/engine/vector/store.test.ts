@@ -28,7 +28,7 @@ function batch(index: Index, spec: EmbedderSpec, fn: (w: VectorIndexWriter) => v
   index.env.write(() => {
     const w = new VectorIndexWriter(index, [spec]);
     fn(w);
-    w.save();
+    w.save(index.generation() + 1);
     // as the documents writer does: readers cache per generation
     index.setMain('generation', index.generation() + 1);
   });
@@ -171,7 +171,7 @@ test("a failed task's vectors roll back", () => {
     } catch {
       w.rollback(cp);
     }
-    w.save();
+    w.save(index.generation() + 1);
   });
   const reader = new VectorReader(index);
   assert.deepEqual(reader.docids(spec.id).toArray(), [0]);
@@ -190,4 +190,29 @@ test('a prefetch reads the graph into the caches once per generation and changes
   assert.ok(reader.prefetch(spec, Infinity) > 500 * 8 * 4);
   assert.equal(reader.prefetch(spec, Infinity), 0, 'once per generation');
   assert.deepEqual(reader.nearest(spec, { vector: q, limit: 10, candidates: null, linear: { below: 0, ratio: 0 } }), cold);
+});
+
+test('caches carried to the next generation forget the documents a batch changed', () => {
+  const index = openIndex();
+  const spec = cosine(4);
+  const all = randomVectors(300, 4, 8);
+  batch(index, spec, (w) => all.forEach((v, id) => w.set(id, spec, [v], false)));
+  const q = [0.3, -0.2, 0.9, 0.1];
+  const graph = { below: 0, ratio: 0 };
+  const first = new VectorReader(index).nearest(spec, { vector: q, limit: 3, candidates: null, linear: graph });
+  assert.notEqual(first.ids[0], 7);
+  // a batch that changes no vector: a new generation, the same answers from the caches kept
+  index.env.write(() => index.setMain('generation', index.generation() + 1));
+  assert.deepEqual(new VectorReader(index).nearest(spec, { vector: q, limit: 3, candidates: null, linear: graph }), first);
+  // document 7 becomes the query itself; the top document goes
+  const versionBefore = index.vectors.embedders.get(spec.id)!.version;
+  batch(index, spec, (w) => {
+    w.set(7, spec, [q], false);
+    w.remove(first.ids[0]!);
+  });
+  const after = new VectorReader(index).nearest(spec, { vector: q, limit: 3, candidates: null, linear: graph });
+  assert.equal(after.ids[0], 7);
+  assert.equal(after.similarities[0], 1);
+  assert.ok(!after.ids.includes(first.ids[0]!));
+  assert.equal(index.vectors.embedders.get(spec.id)!.base, versionBefore);
 });

@@ -127,27 +127,61 @@ export class CachedGraph implements GraphReader {
   }
 }
 
-/** What the searches of one index generation keep of its vector store. */
-interface GenerationCache {
-  generation: number;
+/**
+ * What searches keep of one embedder's vectors while its version stands: its state, the slabs
+ * of its graphs and the link lists they walked. A batch that changes other things keeps it
+ * whole; one that changes the embedder's vectors on top of the version read keeps the slabs, less
+ * the documents it changed, and drops the link lists (inserts re-link neighbours anywhere).
+ */
+interface EmbedderCache {
+  version: number;
+  state: EmbedderState;
+  items: Bitmap;
   slabs: Map<string, VectorSlab>;
-  graphs: Map<string, CachedGraph>;
-  /** each embedder's state and documents (null: none stored) */
-  states: Map<number, { state: EmbedderState; items: Bitmap } | null>;
-  /** embedders prefetched in this generation */
-  prefetched: Set<number>;
+  graphs: Map<number, CachedGraph>;
+  prefetched: boolean;
 }
 
-const caches = new WeakMap<Index, GenerationCache>();
+/** The embedders' caches of one index, checked against its state once per generation. */
+interface IndexCache {
+  generation: number;
+  embedders: Map<number, EmbedderCache | null>;
+  /** the caches of the generation before, reused or carried over when their version allows */
+  previous: Map<number, EmbedderCache | null>;
+}
 
-function cacheOf(index: Index): GenerationCache {
+const caches = new WeakMap<Index, IndexCache>();
+
+function cacheOf(index: Index): IndexCache {
   const generation = index.generation();
   let c = caches.get(index);
-  if (c === undefined || c.generation !== generation) {
-    c = { generation, slabs: new Map(), graphs: new Map(), states: new Map(), prefetched: new Set() };
+  if (c === undefined) {
+    c = { generation, embedders: new Map(), previous: new Map() };
     caches.set(index, c);
+  } else if (c.generation !== generation) {
+    for (const [id, e] of c.embedders) c.previous.set(id, e);
+    c.generation = generation;
+    c.embedders = new Map();
   }
   return c;
+}
+
+/** The embedder's cache for the state now stored, reusing what the previous generation read. */
+function embedderCache(c: IndexCache, embedder: number, state: EmbedderState | undefined): EmbedderCache | null {
+  if (state === undefined) return null;
+  const version = state.version ?? 0;
+  const prev = c.previous.get(embedder) ?? null;
+  c.previous.delete(embedder);
+  if (prev !== null && prev.version === version) return prev;
+  const fresh: EmbedderCache = { version, state, items: bitmapFrom(state.docids), slabs: new Map(), graphs: new Map(), prefetched: false };
+  if (prev !== null && state.base === prev.version && state.changed !== undefined) {
+    const changed = bitmapFrom(state.changed);
+    for (const [key, slab] of prev.slabs) {
+      for (const doc of changed) slab.forget(doc);
+      fresh.slabs.set(key, slab);
+    }
+  }
+  return fresh;
 }
 
 /** Links stored as little-endian u32s (copied values are aligned). */
@@ -163,7 +197,7 @@ export function linksBytes(links: Uint32Array): Uint8Array {
 /** Reads of the vector store of one index (inside a read snapshot of its environment). */
 export class VectorReader {
   readonly #tables: VectorTables;
-  readonly #cache: GenerationCache;
+  readonly #cache: IndexCache;
   readonly #visited = new Visited();
 
   constructor(index: Index) {
@@ -192,31 +226,30 @@ export class VectorReader {
     }
   }
 
-  #slab(spec: EmbedderSpec, store: number): VectorSlab {
-    const key = `${spec.id}/${store}/${spec.quantized ? 'q' : spec.metric}`;
-    let slab = this.#cache.slabs.get(key);
+  #slab(e: EmbedderCache, spec: EmbedderSpec, store: number): VectorSlab {
+    const key = `${store}/${spec.quantized ? 'q' : spec.metric}`;
+    let slab = e.slabs.get(key);
     if (slab === undefined) {
       slab = new VectorSlab((doc) => this.embeddings(spec.id, doc), store, spec.metric, spec.quantized);
-      this.#cache.slabs.set(key, slab);
+      e.slabs.set(key, slab);
     }
     return slab;
   }
 
-  #graph(embedder: number, store: number): CachedGraph {
-    const key = `${embedder}/${store}`;
-    let g = this.#cache.graphs.get(key);
-    if (g === undefined) this.#cache.graphs.set(key, (g = new CachedGraph(this.#tables, embedder, store)));
+  #graph(e: EmbedderCache, embedder: number, store: number): CachedGraph {
+    let g = e.graphs.get(store);
+    if (g === undefined) e.graphs.set(store, (g = new CachedGraph(this.#tables, embedder, store)));
     return g;
   }
 
-  #stored(embedder: number): { state: EmbedderState; items: Bitmap } | null {
-    let s = this.#cache.states.get(embedder);
-    if (s === undefined) {
-      const state = this.state(embedder);
-      s = state === undefined ? null : { state, items: bitmapFrom(state.docids) };
-      this.#cache.states.set(embedder, s);
+  /** The embedder's cache (its state read once per generation); null when it has no vectors. */
+  #stored(embedder: number): EmbedderCache | null {
+    let e = this.#cache.embedders.get(embedder);
+    if (e === undefined) {
+      e = embedderCache(this.#cache, embedder, this.state(embedder));
+      this.#cache.embedders.set(embedder, e);
     }
-    return s;
+    return e;
   }
 
   /**
@@ -225,15 +258,14 @@ export class VectorReader {
    * read (`HANNOY_READER_PREFETCH_MEMORY`); once per generation. Returns the bytes read.
    */
   prefetch(spec: EmbedderSpec, budget: number): number {
-    if (budget <= 0 || this.#cache.prefetched.has(spec.id)) return 0;
-    this.#cache.prefetched.add(spec.id);
     const stored = this.#stored(spec.id);
-    if (stored === null) return 0;
+    if (budget <= 0 || stored === null || stored.prefetched) return 0;
+    stored.prefetched = true;
     let used = 0;
     stored.state.graphs.forEach((start, store) => {
       if (start === null) return;
-      const graph = this.#graph(spec.id, store);
-      const slab = this.#slab(spec, store);
+      const graph = this.#graph(stored, spec.id, store);
+      const slab = this.#slab(stored, spec, store);
       for (let level = start.top; level >= 0 && used < budget; level--) {
         const range = { start: [spec.id, store, level, 0] as [number, number, number, number], end: [spec.id, store, level + 1, 0] as [number, number, number, number] };
         for (const [key, bytes] of this.#tables.links.entries(range)) {
@@ -298,7 +330,7 @@ export class VectorReader {
     const best = new Map<number, number>();
     const dimensions = spec.dimensions ?? q.vector.length;
     for (let store = 0; store < stores; store++) {
-      const slab = this.#slab(spec, store);
+      const slab = this.#slab(stored, spec, store);
       const prepared = slab.prepare(q.vector);
       const dist: DistanceTo = {
         one: (node) => {
@@ -336,7 +368,7 @@ export class VectorReader {
       const start = state.graphs[store];
       if (start === null || start === undefined) continue;
       const accept = filtered ? (node: number) => candidates.has(node) : undefined;
-      const found = searchGraph(this.#graph(spec.id, store), start, dist, q.ef ?? defaultEf(q.limit), this.#visited, accept);
+      const found = searchGraph(this.#graph(stored, spec.id, store), start, dist, q.ef ?? defaultEf(q.limit), this.#visited, accept);
       found.nodes.forEach((node, i) => keep(node, found.distances[i]!));
     }
     const metric = spec.quantized ? 'hamming' : spec.metric;

@@ -141,12 +141,24 @@ export class VectorIndexWriter {
     cp.runs.forEach((saved, i) => Object.assign(this.#runs[i]!, saved));
   }
 
-  /** Brings the graphs up to date with the batch's changes and stores each embedder's state. */
-  save(): void {
+  /**
+   * Brings the graphs up to date with the batch's changes and stores each embedder's state;
+   * `version`: the index generation the batch commits as (readers key their caches on it).
+   */
+  save(version: number): void {
     for (const run of this.#runs) {
       if (run.dirty.size === 0 && this.#tables.embedders.get(run.spec.id) !== undefined) continue;
+      const before = this.#tables.embedders.get(run.spec.id);
+      const changed = new Bitmap([...run.dirty]);
       if (run.dirty.size > 0) this.#updateGraphs(run);
-      const state: EmbedderState = { docids: bitmapBytes(run.docids), embeddings: run.embeddings, graphs: run.graphs };
+      const state: EmbedderState = {
+        docids: bitmapBytes(run.docids),
+        embeddings: run.embeddings,
+        graphs: run.graphs,
+        version,
+        ...(before?.version !== undefined ? { base: before.version } : {}),
+        changed: bitmapBytes(changed),
+      };
       this.#tables.embedders.put(run.spec.id, state);
       run.dirty.clear();
     }
