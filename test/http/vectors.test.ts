@@ -171,6 +171,11 @@ test('semantic search: similarity, details, documents without vectors last, filt
     'Error while generating embeddings: user error: attempt to embed the following text in a configuration where embeddings must be user provided:\n  - `Captain`');
   const get = await t.fetch('GET', `/indexes/${uid}/search?vector=1,1&hybridEmbedder=manual&limit=1`);
   assert.deepEqual(get.body.hits.map((h: { id: number }) => h.id), [3]);
+
+  // vectors stored before `dimensions` changed keep their length: the query must match them (1.50 binary)
+  await index.updateEmbedders({ manual: { source: 'userProvided', dimensions: 3 } }).waitTask();
+  await assertApiError(index.search('', { vector: [1, 2, 3], hybrid: { embedder: 'manual' } }), 'invalid_vector_dimensions', 400,
+    `Index \`${uid}\`: Invalid vector dimensions: expected: \`2\`, found: \`3\`.`);
 });
 
 test('hybrid search merges keyword and semantic lists, and falls back to keyword results', async () => {

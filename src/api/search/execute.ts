@@ -6,6 +6,7 @@
 //   order │ keyword: engine/search/rank ─► facets of the candidates ─► hits (fields, _formatted,
 //   scores) ─► response
 import { Bitmap } from '../../engine/bitmap/index.ts';
+import { ApiError } from '../errors/index.ts';
 import type { Index } from '../../engine/index/index.ts';
 import {
   globalScore, keywordSearch, placeholderSearch, semanticSearch, type KeywordRequest, type NearestFn, type RuleScore,
@@ -120,7 +121,7 @@ export function rankSearch(index: Index, uid: string, q: SearchQuery, opts: Rank
   checkSort(sort, state.settings, uid);
   const distinct = distinctField(q.distinct, state.settings, uid);
   const request = { ...keywordRequest(uid, q, opts, sort), universe, distinct };
-  const ranker = new Ranker(index, state, q);
+  const ranker = new Ranker(index, uid, state, q);
   if (plan.kind === 'keyword') {
     const ranked = ranker.keyword(request);
     return plan.hybrid ? { ...ranked, semanticHitCount: 0 } : ranked;
@@ -162,9 +163,11 @@ class Ranker {
   readonly #q: SearchQuery;
   readonly #isDisplayed: (field: string) => boolean;
   readonly #vectors: VectorsOf | null;
+  readonly #uid: string;
 
-  constructor(index: Index, state: IndexSearchState, q: SearchQuery) {
+  constructor(index: Index, uid: string, state: IndexSearchState, q: SearchQuery) {
     this.#index = index;
+    this.#uid = uid;
     this.#state = state;
     this.#q = q;
     const displayed = state.settings.displayedAttributes;
@@ -186,6 +189,11 @@ class Ranker {
   semantic(request: KeywordRequest, universe: Bitmap, plan: Extract<SearchPlan, { vector: unknown }>, vector: number[]): RankedSearch {
     const spec = embedderSpecs(this.#index, [plan.embedder], false)[0];
     const reader = new VectorReader(this.#index);
+    // vectors stored before a change of `dimensions` keep their length: the query must match it
+    const stored = spec === undefined ? undefined : reader.dimensions(spec.id);
+    if (stored !== undefined && stored !== vector.length) {
+      throw new ApiError('invalid_vector_dimensions', `Index \`${this.#uid}\`: Invalid vector dimensions: expected: \`${stored}\`, found: \`${vector.length}\`.`);
+    }
     if (spec !== undefined) reader.prefetch(spec, prefetchBudget());
     const nearest: NearestFn = (candidates, limit) => {
       if (spec === undefined) return { ids: [], similarities: [] };

@@ -96,6 +96,8 @@ export interface EmbedderState {
   version?: number;
   base?: number;
   changed?: Uint8Array;
+  /** length of the stored vectors (the embedder's `dimensions` when they were written) */
+  dimensions?: number;
 }
 export const VECTOR_EMBEDDINGS = table<[number, number], Uint8Array>(
   'vector-embeddings',

@@ -209,6 +209,11 @@ export class VectorReader {
     return this.#tables.embedders.get(embedder);
   }
 
+  /** Length of the vectors stored for the embedder (undefined: none stored yet). */
+  dimensions(embedder: number): number | undefined {
+    return this.#stored(embedder)?.state.dimensions;
+  }
+
   /** Documents with at least one embedding of the embedder. */
   docids(embedder: number): Bitmap {
     return bitmapFrom(this.state(embedder)?.docids);

@@ -159,6 +159,9 @@ export class VectorIndexWriter {
         ...(before?.version !== undefined ? { base: before.version } : {}),
         changed: bitmapBytes(changed),
       };
+      // the stored vectors keep the length they were written with, whatever the setting says now
+      const dimensions = run.docids.size > 0 ? (before?.dimensions ?? run.spec.dimensions) : run.spec.dimensions;
+      if (dimensions !== null && dimensions !== undefined) state.dimensions = dimensions;
       this.#tables.embedders.put(run.spec.id, state);
       run.dirty.clear();
     }
