@@ -151,10 +151,13 @@ function narrowed(
     conds[e]!.forEach((c, ci) => {
       if (c.cost > cost || c.docids.isEmpty) return;
       for (let k = 0; k + c.cost <= cost; k++) {
-        const start = intersect(reach.at(edge.from, k), bucket);
+        // both layers first: computing a layer goes through the scratch bitmap `start` lives in
+        const from = reach.at(edge.from, k);
+        const to = back.at(edge.to, cost - c.cost - k);
+        const start = intersect(from, bucket);
         if (start.isEmpty) continue;
         start.andInPlace(c.docids);
-        if (start.isEmpty || !start.intersects(back.at(edge.to, cost - c.cost - k))) continue;
+        if (start.isEmpty || !start.intersects(to)) continue;
         used = true;
         const s = original[e]![ci]!.subset;
         if (s !== undefined) masks.set(edge.to, (masks.get(edge.to) ?? 0) | s.mask);
