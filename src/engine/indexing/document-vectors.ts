@@ -44,10 +44,6 @@ export class DocumentVectors implements IndexPart<Checkpoint> {
     this.#store = new VectorIndexWriter(index, this.specs);
   }
 
-  get active(): boolean {
-    return this.specs.length > 0;
-  }
-
   /**
    * Takes the configured embedders' entries out of `doc._vectors` (checked; `_vectors` goes when
    * nothing else is left in it). Returns them, or null when the document has none to give.

@@ -45,15 +45,6 @@ export class VectorIndexWriter {
     });
   }
 
-  get embedders(): EmbedderSpec[] {
-    return this.#runs.map((r) => r.spec);
-  }
-
-  /** True when the document has embeddings of the embedder. */
-  has(id: number, embedder: EmbedderSpec): boolean {
-    return this.#run(embedder).docids.has(id);
-  }
-
   embeddings(id: number, embedder: EmbedderSpec): StoredEmbeddings | undefined {
     const bytes = this.#tables.embeddings.get([embedder.id, id]);
     return bytes === undefined ? undefined : new StoredEmbeddings(bytes);
@@ -147,8 +138,8 @@ export class VectorIndexWriter {
    */
   save(version: number): void {
     for (const run of this.#runs) {
-      if (run.dirty.size === 0 && this.#tables.embedders.get(run.spec.id) !== undefined) continue;
       const before = this.#tables.embedders.get(run.spec.id);
+      if (run.dirty.size === 0 && before !== undefined) continue;
       const changed = new Bitmap([...run.dirty]);
       if (run.dirty.size > 0) this.#updateGraphs(run);
       const state: EmbedderState = {
