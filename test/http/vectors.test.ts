@@ -307,3 +307,16 @@ test('_vectors filters (multimodal): embedded, user-provided and regenerate docu
     await t.client.updateExperimentalFeatures({ multimodal: false });
   }
 });
+
+test('deleting every document empties the vector store and its counts', async () => {
+  const { index } = await vectorIndex();
+  await addOk(index, [{ id: 1, _vectors: { manual: [1, 0] } }, { id: 2, _vectors: { manual: [0, 1] } }]);
+  await index.deleteAllDocuments().waitTask();
+  const stats = await index.getStats();
+  assert.equal(stats.numberOfEmbeddings, 0);
+  assert.equal(stats.numberOfEmbeddedDocuments, 0);
+  await addOk(index, [{ id: 3, _vectors: { manual: [1, 1] } }]);
+  assert.equal((await index.getStats()).numberOfEmbeddings, 1);
+  const res = await index.search('', { vector: [1, 0], hybrid: { embedder: 'manual' } });
+  assert.deepEqual(res.hits.map((h) => h.id), [3]);
+});

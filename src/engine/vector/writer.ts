@@ -22,10 +22,12 @@ interface Run {
   graphs: Array<GraphEntry | null>;
   /** documents whose embeddings changed in this batch */
   dirty: Set<number>;
+  /** the state must be stored again (documents changed, or everything was cleared) */
+  touched: boolean;
 }
 
 export interface VectorCheckpoint {
-  runs: Array<{ docids: Bitmap; embeddings: number; dirty: Set<number>; graphs: Array<GraphEntry | null> }>;
+  runs: Array<{ docids: Bitmap; embeddings: number; dirty: Set<number>; graphs: Array<GraphEntry | null>; touched: boolean }>;
 }
 
 /** Link lists kept in memory before they are written. */
@@ -41,7 +43,7 @@ export class VectorIndexWriter {
     this.#params = params;
     this.#runs = embedders.map((spec) => {
       const state = this.#tables.embedders.get(spec.id);
-      return { spec, docids: bitmapFrom(state?.docids), embeddings: state?.embeddings ?? 0, graphs: state?.graphs ?? [], dirty: new Set() };
+      return { spec, docids: bitmapFrom(state?.docids), embeddings: state?.embeddings ?? 0, graphs: state?.graphs ?? [], dirty: new Set(), touched: false };
     });
   }
 
@@ -61,6 +63,7 @@ export class VectorIndexWriter {
     this.#drop(run, id);
     const dimensions = embedder.dimensions ?? vectors[0]?.length ?? 0;
     this.#tables.embeddings.put([embedder.id, id], encodeEmbeddings({ vectors, regenerate, quantized: embedder.quantized, dimensions }));
+    run.touched = true;
     if (vectors.length === 0) return;
     run.docids.add(id);
     run.embeddings += vectors.length;
@@ -76,6 +79,7 @@ export class VectorIndexWriter {
     const old = this.embeddings(id, run.spec);
     if (old === undefined) return;
     this.#tables.embeddings.remove([run.spec.id, id]);
+    run.touched = true;
     if (!run.docids.has(id)) return;
     run.docids.remove(id);
     run.embeddings -= old.count;
@@ -109,6 +113,7 @@ export class VectorIndexWriter {
     const links = [...this.#tables.links.keys({ start: [embedder.id, 0, 0, 0], end: [embedder.id + 1, 0, 0, 0] })];
     for (const key of links) this.#tables.links.remove(key);
     run.graphs = [];
+    run.touched = true;
     for (const id of run.docids) run.dirty.add(id);
   }
 
@@ -121,11 +126,13 @@ export class VectorIndexWriter {
       run.embeddings = 0;
       run.graphs = [];
       run.dirty.clear();
+      // the stored state still names the documents and graphs that are gone
+      run.touched = true;
     }
   }
 
   beginTask(): VectorCheckpoint {
-    return { runs: this.#runs.map((r) => ({ docids: r.docids.clone(), embeddings: r.embeddings, dirty: new Set(r.dirty), graphs: [...r.graphs] })) };
+    return { runs: this.#runs.map((r) => ({ docids: r.docids.clone(), embeddings: r.embeddings, dirty: new Set(r.dirty), graphs: [...r.graphs], touched: r.touched })) };
   }
 
   rollback(cp: VectorCheckpoint): void {
@@ -139,7 +146,7 @@ export class VectorIndexWriter {
   save(version: number): void {
     for (const run of this.#runs) {
       const before = this.#tables.embedders.get(run.spec.id);
-      if (run.dirty.size === 0 && before !== undefined) continue;
+      if (!run.touched && before !== undefined) continue;
       const changed = new Bitmap([...run.dirty]);
       if (run.dirty.size > 0) this.#updateGraphs(run);
       const state: EmbedderState = {
@@ -155,6 +162,7 @@ export class VectorIndexWriter {
       if (dimensions !== null && dimensions !== undefined) state.dimensions = dimensions;
       this.#tables.embedders.put(run.spec.id, state);
       run.dirty.clear();
+      run.touched = false;
     }
   }
 
