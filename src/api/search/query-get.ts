@@ -122,7 +122,7 @@ const READERS: Record<Param, Reader> = {
 };
 
 /** `filter=`: the parsed JSON when the text is JSON, else the text itself. */
-function jsonOrString(raw: string): Json {
+export function jsonOrString(raw: string): Json {
   try {
     return JSON.parse(raw) as Json;
   } catch {

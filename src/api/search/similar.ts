@@ -15,7 +15,7 @@ import { paramError, queryBoolean, queryPositiveInteger } from '../validate/quer
 import { hitContext } from './execute.ts';
 import { buildHits, type EngineHit } from './hits.ts';
 import { MatchingWords } from './matching-words.ts';
-import { commaList, parseRustFloat } from './query-get.ts';
+import { commaList, jsonOrString, parseRustFloat } from './query-get.ts';
 import { unknownField } from './query.ts';
 import { defaultSearchQuery, RANKING_SCORE_THRESHOLD_REASON, type SearchQuery } from './query-types.ts';
 import { distributionOf, shiftSimilarity } from './semantic.ts';
@@ -167,14 +167,6 @@ export function parseSimilarParams(query: Readonly<Record<string, string>>): Sim
   if (q.id === undefined) throw new ApiError('bad_request', 'Missing parameter `id`');
   if (q.embedder === undefined) throw new ApiError('bad_request', 'Missing parameter `embedder`');
   return q as SimilarQuery;
-}
-
-function jsonOrString(raw: string): Json {
-  try {
-    return JSON.parse(raw) as Json;
-  } catch {
-    return raw;
-  }
 }
 
 export interface SimilarOptions {
