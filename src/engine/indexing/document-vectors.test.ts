@@ -56,3 +56,16 @@ test('a replaced document keeps its vectors; null stores an empty entry', () => 
   assert.equal(reader.embeddings(spec.id, 1)!.count, 0);
   assert.deepEqual(reader.docids(spec.id).toArray(), [0]);
 });
+
+test('at start-up, a stored entry the embedder refuses stays in its document; the others move', () => {
+  const index = openIndex();
+  batch(index, [], (w) => {
+    w.addDocument({ id: 1, _vectors: { manual: [1, 0, 5] } }, 'id', add);
+    w.addDocument({ id: 2, _vectors: { manual: [0, 1] } }, 'id', add);
+  });
+  batch(index, [manual], (w) => w.indexVectorsIfMissing());
+  const spec = embedderSpecs(index, [manual], false)[0]!;
+  assert.deepEqual(new VectorReader(index).docids(spec.id).toArray(), [1]);
+  assert.deepEqual(parseDocument(index.documents.get(0)!), { id: 1, _vectors: { manual: [1, 0, 5] } });
+  assert.deepEqual(parseDocument(index.documents.get(1)!), { id: 2 });
+});

@@ -90,18 +90,22 @@ export class DocumentVectors implements IndexPart<Checkpoint> {
    * them; true when the document changed (it must be stored again).
    */
   adopt(id: number, doc: Record<string, unknown>, docId: string, names: ReadonlySet<string>): boolean {
-    const raw = vectorsObject(doc[VECTORS], docId);
-    if (raw === null) return false;
-    let changed = false;
+    // a stored `_vectors` that is not an object (kept by a version that did not check it) holds no entry
+    const value = doc[VECTORS];
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
+    const raw = value as Record<string, unknown>;
+    // every entry checked before any is stored: a refused one leaves the document as it was
+    const taken: Array<[EmbedderSpec, VectorsEntry]> = [];
     for (const spec of this.specs) {
       if (!names.has(spec.name) || !Object.prototype.hasOwnProperty.call(raw, spec.name)) continue;
-      const entry = parseVectorsEntry(raw[spec.name], spec.name, docId, spec.dimensions);
+      taken.push([spec, parseVectorsEntry(raw[spec.name], spec.name, docId, spec.dimensions)]);
+    }
+    for (const [spec, entry] of taken) {
       this.#store.set(id, spec, entry.vectors ?? [], entry.regenerate);
       delete raw[spec.name];
-      changed = true;
     }
-    if (changed && Object.keys(raw).length === 0) delete doc[VECTORS];
-    return changed;
+    if (taken.length > 0 && Object.keys(raw).length === 0) delete doc[VECTORS];
+    return taken.length > 0;
   }
 
   /** Binary-quantizes the stored vectors of these embedders (their graphs are rebuilt at `save`). */

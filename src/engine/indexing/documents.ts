@@ -441,11 +441,15 @@ export class DocumentsWriter {
   indexVectorsIfMissing(): void {
     const vectors = this.#vectors;
     if (!this.#vectorsMissing || vectors === null || this.#s.used.size === 0) return;
-    this.#adopt(vectors, new Set(vectors.specs.map((s) => s.name)));
+    // no task to blame at start-up: an entry the embedder refuses stays in its document
+    this.#adopt(vectors, new Set(vectors.specs.map((s) => s.name)), true);
   }
 
-  /** Stores the `_vectors` entries of `names` the stored documents hold, and the documents without them. */
-  #adopt(vectors: DocumentVectors, names: ReadonlySet<string>): void {
+  /**
+   * Moves the `_vectors` entries of `names` out of the stored documents into the vector store.
+   * `lenient`: a document whose entry is refused keeps it (otherwise the refusal fails the task).
+   */
+  #adopt(vectors: DocumentVectors, names: ReadonlySet<string>, lenient: boolean): void {
     const index = this.index;
     const external: string[] = [];
     for (const [extId, id] of index.externalIds.entries()) external[id] = extId;
@@ -453,7 +457,14 @@ export class DocumentsWriter {
     for (const [id, bytes] of [...index.documents.entries()]) {
       if (Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).indexOf(marker) < 0) continue;
       const doc = parseDocument(bytes);
-      if (vectors.adopt(id, doc, external[id] ?? String(id), names)) this.#rewrite(id, bytes, doc);
+      let adopted: boolean;
+      try {
+        adopted = vectors.adopt(id, doc, external[id] ?? String(id), names);
+      } catch (err) {
+        if (lenient && err instanceof EngineError) continue;
+        throw err;
+      }
+      if (adopted) this.#rewrite(id, bytes, doc);
     }
   }
 
@@ -480,7 +491,7 @@ export class DocumentsWriter {
     this.#parts.splice(0, this.#parts.length, ...[this.#search, this.#facets, vectors].filter((p) => p !== null));
     this.#vectors = vectors;
     if (vectors === null) return;
-    if (added.size > 0) this.#adopt(vectors, added);
+    if (added.size > 0) this.#adopt(vectors, added, false);
     vectors.requantize(quantize);
   }
 
