@@ -29,6 +29,15 @@ export function instanceOptions(options: Options, log?: InstanceOptions['log']):
     maxIndexingMemory: options.maxIndexingMemory,
     payloadSizeLimit: options.httpPayloadSizeLimit,
     upgradeDb: options.upgradeDb,
+    dumpDir: options.dumpDir,
+    snapshotDir: options.snapshotDir,
+    scheduleSnapshot: options.scheduleSnapshot,
+    ...(options.importSnapshot !== null
+      ? { importSnapshot: { path: options.importSnapshot, ignoreMissing: options.ignoreMissingSnapshot, ignoreIfDbExists: options.ignoreSnapshotIfDbExists } }
+      : {}),
+    ...(options.importDump !== null
+      ? { importDump: { path: options.importDump, ignoreMissing: options.ignoreMissingDump, ignoreIfDbExists: options.ignoreDumpIfDbExists } }
+      : {}),
     forcedFeatures: {
       metrics: options.experimentalEnableMetrics,
       logsRoute: options.experimentalEnableLogsRoute,

@@ -138,13 +138,13 @@ function table(): OptionSpec[] {
   ];
 
   const snapshots = [
-    opt('snapshotDir', 'snapshot-dir', stringValue, { value: 'DIR', default: 'snapshots/', help: 'Directory where snapshots are written (Muninn takes none yet).' }),
-    opt('scheduleSnapshot', 'schedule-snapshot', scheduleSnapshotValue, { value: 'SECONDS', optionalValue: true, shape: 'schedule', default: 'disabled (86400 when given without a value)', help: 'Takes a snapshot every SECONDS. Not supported yet: Muninn refuses to start with it.' }),
-    opt('importSnapshot', 'import-snapshot', stringValue, { value: 'PATH', ignoredInFile: true, help: 'Snapshot to import at launch; conflicts with --import-dump. Not supported yet: Muninn refuses to start with it.' }),
+    opt('snapshotDir', 'snapshot-dir', stringValue, { value: 'DIR', default: 'snapshots/', help: 'Directory where snapshots are written.' }),
+    opt('scheduleSnapshot', 'schedule-snapshot', scheduleSnapshotValue, { value: 'SECONDS', optionalValue: true, shape: 'schedule', default: 'disabled (86400 when given without a value)', help: 'Takes a snapshot every SECONDS (a day when given without a value).' }),
+    opt('importSnapshot', 'import-snapshot', stringValue, { value: 'PATH', ignoredInFile: true, help: 'Snapshot to import at launch into an empty database; conflicts with --import-dump.' }),
     flag('ignoreMissingSnapshot', 'ignore-missing-snapshot', { ignoredInFile: true, default: 'false', help: 'Start anyway when the snapshot to import is missing; requires --import-snapshot.' }),
     flag('ignoreSnapshotIfDbExists', 'ignore-snapshot-if-db-exists', { ignoredInFile: true, default: 'false', help: 'Skip the snapshot import when a database exists; requires --import-snapshot.' }),
-    opt('dumpDir', 'dump-dir', stringValue, { value: 'DIR', default: 'dumps/', help: 'Directory where dumps are written (Muninn writes none yet).' }),
-    opt('importDump', 'import-dump', stringValue, { value: 'PATH', ignoredInFile: true, help: 'Dump to import at launch; conflicts with --import-snapshot. Not supported yet: Muninn refuses to start with it.' }),
+    opt('dumpDir', 'dump-dir', stringValue, { value: 'DIR', default: 'dumps/', help: 'Directory where dumps are written.' }),
+    opt('importDump', 'import-dump', stringValue, { value: 'PATH', ignoredInFile: true, help: 'Dump to import at launch into an empty database; conflicts with --import-snapshot.' }),
     flag('ignoreMissingDump', 'ignore-missing-dump', { ignoredInFile: true, default: 'false', help: 'Start anyway when the dump to import is missing; requires --import-dump.' }),
     flag('ignoreDumpIfDbExists', 'ignore-dump-if-db-exists', { ignoredInFile: true, default: 'false', help: 'Skip the dump import when a database exists; requires --import-dump.' }),
     flag('upgradeDb', 'upgrade-db', { alias: 'experimental-dumpless-upgrade', default: 'false', help: 'Upgrade a database created by an older version at launch (dumpless upgrade).' }),

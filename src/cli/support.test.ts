@@ -34,13 +34,6 @@ const S3 = ['--s3-bucket-url', 'https://s3', '--s3-bucket-region', 'r', '--s3-bu
 
 test('options Muninn cannot act on yet stop the start, naming the option', () => {
   const cases: { argv: string[]; env?: Record<string, string>; names: string; why: RegExp }[] = [
-    { argv: ['--import-dump', 'a.dump'], names: "'--import-dump <PATH>'", why: /cannot import dumps yet/ },
-    { argv: ['--import-dump', 'a.dump', '--ignore-missing-dump'], names: "'--import-dump <PATH>'", why: /dumps/ },
-    { argv: [], env: { MEILI_IMPORT_DUMP: 'a.dump' }, names: "'MEILI_IMPORT_DUMP' (environment variable of '--import-dump')", why: /dumps/ },
-    { argv: ['--import-snapshot', 'a.snapshot'], names: "'--import-snapshot <PATH>'", why: /cannot import snapshots yet/ },
-    { argv: ['--schedule-snapshot'], names: "'--schedule-snapshot [<SECONDS>]'", why: /cannot take snapshots yet/ },
-    { argv: ['--schedule-snapshot', '3600'], names: "'--schedule-snapshot [<SECONDS>]'", why: /snapshots/ },
-    { argv: [], env: { MEILI_SCHEDULE_SNAPSHOT: '60' }, names: "'MEILI_SCHEDULE_SNAPSHOT'", why: /snapshots/ },
     { argv: ['--task-webhook-url', 'https://example.com/hook'], names: "'--task-webhook-url <URL>'", why: /webhooks/ },
     { argv: ['--task-webhook-authorization-header', 'Bearer x'], names: "'--task-webhook-authorization-header <VALUE>'", why: /webhooks/ },
     { argv: ['--experimental-enable-metrics'], names: "'--experimental-enable-metrics'", why: /\/metrics route/ },
@@ -60,8 +53,8 @@ test('options Muninn cannot act on yet stop the start, naming the option', () =>
 test('a refused option set in config.toml is named by its key', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'muninn-cli-support-file-'));
   made.push(dir);
-  fs.writeFileSync(path.join(dir, 'config.toml'), 'schedule_snapshot = 600\n');
-  assert.match(refused([], {}, dir), /^Error: `schedule_snapshot` \(in the ".*config\.toml" configuration file\) is not supported yet/);
+  fs.writeFileSync(path.join(dir, 'config.toml'), 'task_webhook_url = "https://example.com/hook"\n');
+  assert.match(refused([], {}, dir), /^Error: `task_webhook_url` \(in the ".*config\.toml" configuration file\) is not supported yet/);
   // As in Meilisearch, import_dump has no effect in the file: it is not refused either.
   fs.writeFileSync(path.join(dir, 'config.toml'), 'import_dump = "a.dump"\nschedule_snapshot = false\n');
   assert.equal(launch([], {}, dir).kind, 'run');
@@ -69,7 +62,7 @@ test('a refused option set in config.toml is named by its key', () => {
 
 test('switches turned off and the options Muninn acts on pass', () => {
   const outcome = launch(
-    ['--db-path', 'x', '--log-level', 'debug', '--experimental-logs-mode', 'json', '--upgrade-db', '--experimental-contains-filter', '--max-indexing-threads', '1'],
+    ['--db-path', 'x', '--log-level', 'debug', '--experimental-logs-mode', 'json', '--upgrade-db', '--import-dump', 'a.dump', '--ignore-missing-dump', '--schedule-snapshot', '3600', '--snapshot-dir', 's', '--experimental-contains-filter', '--max-indexing-threads', '1'],
     { MEILI_EXPERIMENTAL_ENABLE_METRICS: 'false', MEILI_SCHEDULE_SNAPSHOT: 'false', MEILI_NO_ANALYTICS: 'true' },
   );
   assert.equal(outcome.kind, 'run', outcome.kind === 'exit' ? outcome.stderr : '');

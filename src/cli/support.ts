@@ -6,9 +6,6 @@ import type { CliOutcome } from './parse.ts';
 
 /** Options Muninn cannot act on yet: giving one stops the server at start. */
 const NOT_SUPPORTED: ReadonlyArray<readonly [keyof Options, string]> = [
-  ['importDump', 'Muninn cannot import dumps yet'],
-  ['importSnapshot', 'Muninn cannot import snapshots yet'],
-  ['scheduleSnapshot', 'Muninn cannot take snapshots yet'],
   ['taskWebhookUrl', 'Muninn does not call task webhooks yet'],
   ['taskWebhookAuthorizationHeader', 'Muninn does not call task webhooks yet'],
   ['experimentalEnableMetrics', 'Muninn has no /metrics route yet'],

@@ -18,6 +18,7 @@ import { registerSettingsRoutes } from './routes/settings.ts';
 import { registerSearchRoutes } from './routes/search.ts';
 import { registerMultiSearchRoutes } from './routes/multi-search.ts';
 import { registerFacetSearchRoutes } from './routes/facet-search.ts';
+import { registerBackupRoutes } from './routes/backups.ts';
 import type { HttpsSetup } from './tls.ts';
 import { formatElapsed, requestSpan, type HttpLogRecord } from './request-log.ts';
 
@@ -114,6 +115,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   registerSearchRoutes(app, ctx);
   registerMultiSearchRoutes(app, ctx);
   registerFacetSearchRoutes(app, ctx);
+  registerBackupRoutes(app, ctx);
   await app.ready();
   return app;
 }

@@ -2,9 +2,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
+import { API_VERSION } from '../api/version.ts';
 
-/** The Meilisearch version whose API and database rules we follow. */
-export const API_VERSION = '1.50.0';
+export { API_VERSION };
+
 const GUIDE = 'https://www.meilisearch.com/docs/learn/update_and_migration/updating';
 
 /** A startup error: the process prints the message and exits non-zero. */

@@ -1,5 +1,7 @@
 // One running Muninn instance: the data directory, the task queue, the indexes, the
 // scheduler worker, API keys and features. The HTTP server and the library both use it.
+import fs from 'node:fs';
+import path from 'node:path';
 import { Authorizer, KeyStore } from '../auth/index.ts';
 import { ApiError } from '../api/errors/index.ts';
 import { bitmapFrom } from '../engine/bitmap/index.ts';
@@ -10,7 +12,8 @@ import { needsStartupUpgrade } from '../tasks/scheduler/search-layout.ts';
 import type { Task } from '../tasks/types.ts';
 import { UpdateFiles } from '../tasks/update-files.ts';
 import { openDataDir, type DataDir } from './data-dir.ts';
-import { FeatureStore, type Features } from './features.ts';
+import { FeatureStore, type Features } from '../tasks/features.ts';
+import { importDump, importSnapshot, shouldImport, type ImportDumpOptions } from './import-dump.ts';
 
 export { StartupError, API_VERSION } from './data-dir.ts';
 
@@ -24,6 +27,16 @@ export interface InstanceOptions {
   maxIndexingMemory?: number;
   payloadSizeLimit: number;
   upgradeDb?: boolean;
+  /** `--dump-dir` (default `dumps/`) */
+  dumpDir?: string;
+  /** `--import-dump` and its two flags */
+  importDump?: ImportDumpOptions;
+  /** `--snapshot-dir` (default `snapshots/`) */
+  snapshotDir?: string;
+  /** `--import-snapshot` and its two flags */
+  importSnapshot?: ImportDumpOptions;
+  /** `--schedule-snapshot`: seconds between two scheduled snapshots (null: none) */
+  scheduleSnapshot?: number | null;
   forcedFeatures?: Partial<Features>;
   /** queue limits of tasks.md §10 (defaults: 1,000,000 tasks, delete 100,000; 20 GiB task database) */
   taskQueue?: { maxTasks?: number; deleteCount?: number; maxDbBytes?: number };
@@ -58,6 +71,8 @@ export class Instance {
       dataDir: dataDir.root,
       maxBatchedTasks: options.maxBatchedTasks === 0 ? 1 : options.maxBatchedTasks,
       maxBatchedBytes: options.maxBatchedBytes,
+      dumpDir: path.resolve(options.dumpDir ?? 'dumps'),
+      snapshotDir: path.resolve(options.snapshotDir ?? 'snapshots'),
       ...(options.maxIndexingMemory !== undefined ? { maxIndexingMemory: options.maxIndexingMemory } : {}),
       enabled: options.maxBatchedTasks !== 0,
       ...(options.schedulerIdleMs !== undefined ? { idleMs: options.schedulerIdleMs } : {}),
@@ -80,8 +95,22 @@ export class Instance {
    * first registered task starts it).
    */
   static async open(options: InstanceOptions): Promise<Instance> {
+    if (options.importSnapshot !== undefined && shouldImport(options.dbPath, options.importSnapshot, 'snapshot')) {
+      await importSnapshot(options.dbPath, options.importSnapshot.path);
+    }
+    const importing = options.importDump !== undefined && shouldImport(options.dbPath, options.importDump, 'dump');
     const dataDir = openDataDir(options.dbPath, { upgradeDb: options.upgradeDb ?? false });
     const instance = new Instance(options, dataDir);
+    if (importing) {
+      try {
+        await importDump(instance, options.importDump!.path);
+      } catch (err) {
+        // a failed import leaves nothing behind (dumps-snapshots.md §3)
+        await instance.close().catch(() => undefined);
+        fs.rmSync(options.dbPath, { recursive: true, force: true });
+        throw err;
+      }
+    }
     instance.#repair();
     // an index whose search tables are in an older layout (decisions 0006, 0007), or whose vectors
     // are still in its documents (0010), is upgraded by the worker's start-up step, which must end
@@ -92,7 +121,29 @@ export class Instance {
     });
     if (oldLayout) await instance.scheduler.wakeAndWait();
     else if (instance.queue.bitmap('status:enqueued').size > 0) instance.scheduler.wake();
+    instance.#scheduleSnapshots(options.scheduleSnapshot ?? null);
     return instance;
+  }
+
+  #snapshotTimer: NodeJS.Timeout | null = null;
+
+  /** `--schedule-snapshot`: a `snapshotCreation` task every `seconds`, the first one interval after start. */
+  #scheduleSnapshots(seconds: number | null): void {
+    if (seconds === null || !(seconds > 0)) return;
+    // setInterval takes at most 2^31-1 ms; longer intervals are chained
+    const ms = seconds * 1000;
+    const arm = (left: number) => {
+      const step = Math.min(left, 2 ** 31 - 1);
+      this.#snapshotTimer = setTimeout(() => {
+        if (left > step) return arm(left - step);
+        this.register({ indexUid: null, kind: { kind: 'snapshotCreation' }, details: null }).catch((err) =>
+          this.options.log?.('error', `scheduling a snapshot: ${String(err)}`),
+        );
+        arm(ms);
+      }, step);
+      this.#snapshotTimer.unref();
+    };
+    arm(ms);
   }
 
   /** Crash leftovers: index directories no mapping names, payload files no task needs. */
@@ -140,6 +191,7 @@ export class Instance {
   }
 
   async close(): Promise<void> {
+    if (this.#snapshotTimer) clearTimeout(this.#snapshotTimer);
     await this.scheduler.stop();
     await this.indexes.closeAll();
     await this.keys.close();

@@ -172,11 +172,10 @@ test('--experimental-logs-mode json prints JSON lines; nothing leaves the proces
   }
 });
 
-test('dump and snapshot options stop the start with a message naming them', async () => {
+test('a dump or snapshot to import that does not exist stops the start with Meilisearch\'s message', async () => {
   const cases: { args: string[]; message: RegExp }[] = [
-    { args: ['--import-dump', 'movies.dump'], message: /^Error: '--import-dump <PATH>' is not supported yet: Muninn cannot import dumps yet\.$/m },
-    { args: ['--import-snapshot', 'data.ms.snapshot'], message: /^Error: '--import-snapshot <PATH>' is not supported yet: Muninn cannot import snapshots yet\.$/m },
-    { args: ['--schedule-snapshot'], message: /^Error: '--schedule-snapshot \[<SECONDS>\]' is not supported yet: Muninn cannot take snapshots yet\.$/m },
+    { args: ['--import-dump', 'no-such.dump'], message: /^Error: dump doesn't exist at "no-such\.dump"$/m },
+    { args: ['--import-snapshot', 'no-such.snapshot'], message: /^Error: snapshot doesn't exist at no-such\.snapshot$/m },
   ];
   for (const { args, message } of cases) {
     const { child, dbPath } = spawnMain(args);

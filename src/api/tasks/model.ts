@@ -7,6 +7,7 @@
 //
 // Times are microseconds since the Unix epoch (numbers); views format them.
 import type { ErrorBody } from '../errors/index.ts';
+import type { ApiKey } from '../../auth/key-store.ts';
 
 /** Public task types, in the order Meilisearch uses in messages (tasks.md §3). */
 export const TASK_TYPES = [
@@ -69,7 +70,8 @@ export type TaskKind =
   /** `matched`: the portable roaring serialisation of the matched task uids, fixed at registration. */
   | { kind: 'taskCancelation'; query: string; matched: Uint8Array }
   | { kind: 'taskDeletion'; query: string; matched: Uint8Array }
-  | { kind: 'dumpCreation' }
+  /** the API keys as they were at enqueue time, and the instance uid (dumps-snapshots.md §1) */
+  | { kind: 'dumpCreation'; keys?: ApiKey[]; instanceUid?: string | null }
   | { kind: 'snapshotCreation' }
   | { kind: 'export'; payload: Record<string, unknown> }
   | { kind: 'upgradeDatabase'; from: [number, number, number] }

@@ -28,3 +28,27 @@ test('msgpack-keys keeps `__proto__` and U+0000 keys, and bytes; plain msgpack v
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('copyTo writes a consistent, compacted copy that opens as an environment', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'muninn-store-'));
+  try {
+    const env = Env.open(path.join(dir, 'live'));
+    const t = env.table(table<number, string>('t', 'uint32', 'string', 'test'));
+    env.write(() => {
+      for (let i = 0; i < 2000; i++) t.put(i, `value ${i} `.repeat(20));
+    });
+    env.write(() => {
+      for (let i = 0; i < 1800; i++) t.remove(i);
+    });
+    await env.copyTo(path.join(dir, 'copy'), true);
+    assert.ok(fs.statSync(path.join(dir, 'copy', 'data.mdb')).size < fs.statSync(path.join(dir, 'live', 'data.mdb')).size, 'free pages are dropped');
+    const copy = Env.open(path.join(dir, 'copy'));
+    const c = copy.table(table<number, string>('t', 'uint32', 'string', 'test'));
+    assert.equal(c.count(), 200);
+    assert.equal(c.get(1999), 'value 1999 '.repeat(20));
+    await copy.close();
+    await env.close();
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});

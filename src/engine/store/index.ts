@@ -306,7 +306,8 @@ export class Env {
   /** A consistent copy of the whole environment into `targetDir` (for snapshots and compaction). */
   async copyTo(targetDir: string, compact = false): Promise<void> {
     fs.mkdirSync(targetDir, { recursive: true });
-    await (this.#root as unknown as { backup(p: string, compact: boolean): Promise<void> }).backup(path.join(targetDir, 'data.mdb'), compact);
+    // environments are opened as directories: mdb_env_copy2 then takes the directory and writes data.mdb in it
+    await (this.#root as unknown as { backup(p: string, compact: boolean): Promise<void> }).backup(targetDir, compact);
   }
 
   /** Size of the data file on disk, and the part of it in use. */

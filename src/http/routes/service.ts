@@ -4,7 +4,7 @@ import { formatDate, formatHumanSize } from '../../api/format/time.ts';
 import { indexStatsView, parseStatsQuery } from '../../api/indexes/index.ts';
 import { checkFields, expectObject, typeError } from '../../api/validate/index.ts';
 import { parseQueryString } from '../../api/validate/query.ts';
-import { FEATURE_KEYS, type FeatureKey } from '../../instance/features.ts';
+import { FEATURE_KEYS, type FeatureKey } from '../../tasks/features.ts';
 import { API_VERSION } from '../../instance/index.ts';
 import type { HttpContext } from '../context.ts';
 import { readJson } from '../body.ts';

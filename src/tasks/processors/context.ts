@@ -22,6 +22,12 @@ export interface ProcessContext {
   progress(step: string, finished: number, total: number): void;
   /** the batch's `progressTrace`: processors time their steps in it */
   trace: ProgressTrace;
+  /** where dumps are written (`--dump-dir`, default `dumps/`) */
+  dumpDir?: string;
+  /** where snapshots are written (`--snapshot-dir`, default `snapshots/`) */
+  snapshotDir?: string;
+  /** the database directory (snapshots copy its VERSION and instance-uid) */
+  dataDir?: string;
   /** what one step of a document batch may hold (default: `indexingBudget()`, the largest) */
   indexing?: IndexingBudget;
 }

@@ -7,6 +7,10 @@ export interface SchedulerConfig {
   maxBatchedBytes: number;
   /** `--max-indexing-memory` in bytes: bounds each step of a document batch (undefined: the largest steps) */
   maxIndexingMemory?: number;
+  /** `--dump-dir` */
+  dumpDir?: string;
+  /** `--snapshot-dir` */
+  snapshotDir?: string;
   /** tasks.md §10: past `maxTasks` stored tasks, the oldest `deleteCount` finished ones are deleted */
   cleanup: { maxTasks: number; deleteCount: number };
 }

@@ -13,6 +13,8 @@ import { failed, type BatchResult, type ProcessContext } from '../processors/con
 import { processIndexDeletion, processIndexOperation } from '../processors/index-operation.ts';
 import { processIndexCreation, processIndexSwap, processIndexUpdate } from '../processors/index-lifecycle.ts';
 import { processCancelation, processDeletions } from '../processors/task-management.ts';
+import { processDumpCreation } from '../processors/dump-creation.ts';
+import { processSnapshotCreation } from '../processors/snapshot-creation.ts';
 import { ApiError } from '../../api/errors/index.ts';
 
 async function dispatch(batch: BatchPlan, ctx: ProcessContext): Promise<BatchResult> {
@@ -32,6 +34,10 @@ async function dispatch(batch: BatchPlan, ctx: ProcessContext): Promise<BatchRes
       return processIndexDeletion(plan.indexUid, plan.tasks, ctx);
     case 'indexOperation':
       return processIndexOperation(plan.indexUid, plan.tasks, plan.mayCreateIndex, ctx);
+    case 'dump':
+      return processDumpCreation(plan.task, ctx);
+    case 'snapshots':
+      return processSnapshotCreation(plan.tasks, ctx);
     default: {
       const err = new ApiError('internal', `Tasks of type \`${batch.tasks[0]?.kind.kind}\` are not supported by this version of Muninn yet.`);
       return { tasks: batch.tasks.map((t) => failed(t, err)), indexUids: [] };

@@ -92,6 +92,9 @@ async function loop(): Promise<void> {
       startedAt,
       trace: new ProgressTrace(),
       indexing,
+      dataDir: config.dataDir,
+      ...(config.dumpDir !== undefined ? { dumpDir: config.dumpDir } : {}),
+      ...(config.snapshotDir !== undefined ? { snapshotDir: config.snapshotDir } : {}),
       shouldAbort: () => Atomics.load(control, CONTROL_ABORT) === batchUid + 1,
       progress: (step, finished, total) => {
         const now = Date.now();

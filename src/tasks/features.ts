@@ -1,5 +1,5 @@
 // Runtime experimental features (stats-health.md §5), stored in the task queue's meta table.
-import type { TaskQueue } from '../tasks/queue.ts';
+import type { TaskQueue } from './queue.ts';
 
 export const FEATURE_KEYS = [
   'metrics',
