@@ -8,12 +8,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import zlib from 'node:zlib';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const KEY = 'crash-test-master-key';
 
-async function start(dbPath: string): Promise<{ proc: ChildProcess; url: string }> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', '--db-path', dbPath, '--http-addr', '127.0.0.1:0', '--master-key', KEY, '--no-analytics'], {
+async function start(dbPath: string, args: string[] = []): Promise<{ proc: ChildProcess; url: string }> {
+  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', '--db-path', dbPath, '--http-addr', '127.0.0.1:0', '--master-key', KEY, '--no-analytics', ...args], {
     cwd: ROOT,
     stdio: ['ignore', 'ignore', 'pipe'],
   });
@@ -134,5 +135,55 @@ test('SIGKILL while vectors are indexed: every acknowledged vector is found afte
     }
   } finally {
     fs.rmSync(dbPath, { recursive: true, force: true });
+  }
+});
+
+/** True when a gzip tar reads to its end and holds `entry`. */
+function completeArchive(file: string, entry: string): boolean {
+  try {
+    const data = zlib.gunzipSync(fs.readFileSync(file));
+    return data.includes(Buffer.from(entry));
+  } catch {
+    return false;
+  }
+}
+
+test('SIGKILL while a dump and a snapshot are written leaves no partial file in sight, and both run again', { timeout: 120_000 }, async () => {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'muninn-crash-dump-'));
+  const dbPath = path.join(root, 'db');
+  const dumps = path.join(root, 'dumps');
+  const snapshots = path.join(root, 'snapshots');
+  const args = ['--dump-dir', dumps, '--snapshot-dir', snapshots];
+  const visible = (dir: string) => (fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => !f.startsWith('.')) : []);
+  try {
+    let { proc, url } = await start(dbPath, args);
+    const lines: string[] = [];
+    for (let i = 0; i < 60_000; i++) lines.push(JSON.stringify({ id: i, text: `document ${i} about lorem ipsum`, n: i % 97 }));
+    const add = await api(url, 'POST', '/indexes/big/documents', lines.join('\n'), 'application/x-ndjson');
+    await allSucceed(url, [add.taskUid]);
+    const acknowledged: number[] = [];
+    for (let round = 0; round < 3; round++) {
+      // the first round is killed in the snapshot (it goes first), the others in the dump
+      if (round === 0) acknowledged.push((await api(url, 'POST', '/snapshots')).taskUid);
+      else await allSucceed(url, acknowledged.slice(0, 1));
+      acknowledged.push((await api(url, 'POST', '/dumps')).taskUid);
+      await new Promise((r) => setTimeout(r, 100 + round * 150));
+      proc.kill('SIGKILL');
+      await new Promise((r) => proc.once('exit', r));
+      for (const f of visible(dumps)) assert.ok(completeArchive(path.join(dumps, f), 'metadata.json'), `${f} is a whole dump`);
+      for (const f of visible(snapshots)) assert.ok(completeArchive(path.join(snapshots, f), 'VERSION'), `${f} is a whole snapshot`);
+      ({ proc, url } = await start(dbPath, args));
+    }
+    try {
+      await allSucceed(url, acknowledged);
+      assert.ok(visible(dumps).length >= 1 && visible(dumps).every((f) => completeArchive(path.join(dumps, f), 'metadata.json')));
+      assert.deepEqual(visible(snapshots), ['db.snapshot']);
+      assert.equal(fs.readdirSync(snapshots).filter((f) => f.startsWith('.tmp-')).length, 0, 'the last snapshot removed what the killed ones left');
+    } finally {
+      proc.kill('SIGTERM');
+      await new Promise((r) => proc.once('exit', r));
+    }
+  } finally {
+    fs.rmSync(root, { recursive: true, force: true });
   }
 });
