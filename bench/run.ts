@@ -134,7 +134,9 @@ async function main(): Promise<number> {
   let code = 0;
   try {
     console.error(`[bench] ${workload.name}: starting server (db ${dbPath})`);
-    server = await startServer({ repoRoot, dbPath, logFile: path.join(tmp, 'server.log'), ...(port ? { port } : {}) });
+    // dumps and snapshots go to the run's directory, never into the repository
+    const extraArgs = ['--dump-dir', path.join(tmp, 'dumps'), '--snapshot-dir', path.join(tmp, 'snapshots')];
+    server = await startServer({ repoRoot, dbPath, logFile: path.join(tmp, 'server.log'), extraArgs, ...(port ? { port } : {}) });
     const srv = server;
     console.error(`[bench] server pid ${srv.pid} ready on ${srv.baseUrl} in ${srv.startupMs.toFixed(0)} ms` +
       (srv.sawListeningLine ? '' : ' (no "Server listening on" line seen)'));
@@ -149,6 +151,8 @@ async function main(): Promise<number> {
       baseUrl: srv.baseUrl,
       apiKey: srv.masterKey,
       datasetsDir: path.join(sharedDir(repoRoot), 'datasets'),
+      workDir: tmp,
+      repoRoot,
       report,
       request,
       waitForTask: makeWaitForTask(request, 10),

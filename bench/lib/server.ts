@@ -15,6 +15,8 @@ export interface ServerOptions {
   port?: number;
   /** ms to wait for readiness */
   readyTimeoutMs?: number;
+  /** more launch options */
+  extraArgs?: string[];
 }
 
 export interface RunningServer {
@@ -64,7 +66,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const args = [...nodeArgs, ...(entry.endsWith('.ts') ? ['--import', 'tsx'] : []), entry, '--db-path', opts.dbPath, '--http-addr', `127.0.0.1:${port}`,
     '--no-analytics', '--master-key', masterKey,
     // one INFO line per request would measure the log pipe too (and the figures predate request lines)
-    '--log-level', 'WARN'];
+    '--log-level', 'WARN', ...(opts.extraArgs ?? [])];
   return spawnServer({ command: process.execPath, args, cwd: opts.repoRoot, logFile: opts.logFile, port, masterKey, ...(opts.readyTimeoutMs ? { readyTimeoutMs: opts.readyTimeoutMs } : {}) });
 }
 

@@ -14,6 +14,7 @@ import type { Workload } from './types.ts';
 import { vectorsGlove } from './vectors-glove.ts';
 import { vectorsLibrary } from './vectors-library.ts';
 import { hybridFiori } from './hybrid-fiori.ts';
+import { dumpCities } from './dump-cities.ts';
 
 export const workloads: Record<string, Workload> = Object.fromEntries(
   [
@@ -32,5 +33,6 @@ export const workloads: Record<string, Workload> = Object.fromEntries(
     vectorsGlove,
     vectorsLibrary,
     hybridFiori,
+    dumpCities,
   ].map((w) => [w.name, w]),
 );

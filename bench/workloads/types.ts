@@ -29,6 +29,10 @@ export interface WorkloadContext {
   apiKey: string;
   /** absolute path of shared/datasets (the repo's ../shared/datasets) */
   datasetsDir: string;
+  /** the run's temporary directory: the server's db is in db/, its dumps in dumps/, snapshots in snapshots/ */
+  workDir: string;
+  /** the repository root (to start another server) */
+  repoRoot: string;
   report(name: string, value: number, unit: string): void;
   /** authenticated request (node:http, keep-alive); a string/Uint8Array body is sent as is, anything else as JSON */
   request<T = unknown>(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<HttpResult<T>>;
