@@ -155,8 +155,49 @@ export class Instance {
     this.files.removeOrphans(needed);
   }
 
+  /** True once `POST /tasks/compact` replaced the task queue's file: the process must be restarted. */
+  get mustRestart(): boolean {
+    return this.#mustRestart;
+  }
+
+  #mustRestart = false;
+
+  /** Refuses writes to the task queue once it was compacted (this process still maps the old file). */
+  assertWritable(): void {
+    if (this.#mustRestart) {
+      throw new ApiError('internal', 'The task queue was compacted by `POST /tasks/compact`: restart Muninn before writing again.');
+    }
+  }
+
+  /**
+   * `POST /tasks/compact` (tasks.md §14): stops the scheduler, writes a compacted copy of the task
+   * queue and renames it over the live file. This process keeps reading the old file and refuses
+   * every write from then on; the next start opens the compacted one.
+   */
+  async compactTaskQueue(): Promise<{ preBytes: number; postBytes: number }> {
+    this.assertWritable();
+    this.#mustRestart = true;
+    await this.scheduler.stop();
+    const live = path.join(this.dataDir.tasks, 'data.mdb');
+    const preBytes = fs.statSync(live).size;
+    const staging = path.join(this.dataDir.root, '.tasks-compacted');
+    fs.rmSync(staging, { recursive: true, force: true });
+    await this.queue.env.copyTo(staging, true);
+    const copy = path.join(staging, 'data.mdb');
+    const fd = fs.openSync(copy, 'r');
+    try {
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+    fs.renameSync(copy, live);
+    fs.rmSync(staging, { recursive: true, force: true });
+    return { preBytes, postBytes: fs.statSync(live).size };
+  }
+
   /** Registers a task durably (on disk before this resolves) and wakes the scheduler. */
   async register(input: NewTask): Promise<Task> {
+    this.assertWritable();
     this.#checkQueueSpace(input);
     const task = this.queue.register(input);
     await this.queue.durable();

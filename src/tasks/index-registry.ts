@@ -44,6 +44,12 @@ export class IndexRegistry {
     return { uuid, index };
   }
 
+  /** A fresh directory name for an index about to be written elsewhere (compaction), and its path. */
+  reserve(): { uuid: string; dir: string } {
+    const uuid = randomUUID();
+    return { uuid, dir: path.join(this.#dir, uuid) };
+  }
+
   /** Closes the handle of an index (after its deletion elsewhere). */
   async forget(uuid: string): Promise<void> {
     const index = this.#open.get(uuid);

@@ -34,7 +34,10 @@ export function uniqueIndex(prefix = 'idx'): string {
 export async function startTestServer(opts: { masterKey?: string | null; args?: string[]; dbPath?: string } = {}): Promise<TestServer> {
   const dbPath = opts.dbPath ?? fs.mkdtempSync(path.join(os.tmpdir(), 'muninn-test-'));
   const masterKey = opts.masterKey === undefined ? MASTER_KEY : opts.masterKey;
-  const argv = ['--db-path', dbPath, '--http-addr', '127.0.0.1:0', '--no-analytics', '--log-level', 'ERROR', ...(opts.args ?? [])];
+  // dumps and snapshots go beside the temporary database, never into the working directory
+  const backups = (opts.args ?? []).some((a) => a === '--dump-dir') ? [] : ['--dump-dir', `${dbPath}.dumps`];
+  if (!(opts.args ?? []).includes('--snapshot-dir')) backups.push('--snapshot-dir', `${dbPath}.snapshots`);
+  const argv = ['--db-path', dbPath, '--http-addr', '127.0.0.1:0', '--no-analytics', '--log-level', 'ERROR', ...backups, ...(opts.args ?? [])];
   if (masterKey !== null) argv.push('--master-key', masterKey);
   const parsed = parseCli({ argv, env: {}, cwd: dbPath, totalMemory: os.totalmem(), cpuCount: os.cpus().length });
   if (parsed.kind !== 'run') throw new Error(`bad test options: ${parsed.stderr}`);
@@ -71,6 +74,7 @@ export async function startTestServer(opts: { masterKey?: string | null; args?: 
     async close() {
       await server.close();
       if (!opts.dbPath) fs.rmSync(dbPath, { recursive: true, force: true });
+      for (const dir of [`${dbPath}.dumps`, `${dbPath}.snapshots`]) fs.rmSync(dir, { recursive: true, force: true });
     },
   };
 }

@@ -126,6 +126,12 @@ export const ROUTES: RouteCase[] = [
   route('GET /batches', 'tasks.get', () => ({ path: '/batches' }), { summary: batchIndexes }),
   route('GET /batches?indexUids={uid}', 'tasks.get', (t) => ({ path: `/batches?indexUids=${t}` }), { summary: batchIndexes }),
   route('GET /batches/{batch of uid}', 'tasks.get', (t, s) => ({ path: `/batches/${s.batchOf[t]}` })),
+  // the experimental feature is off: the answer shows the authorization only
+  route('POST /tasks/compact', 'tasks.compact', () => ({ path: '/tasks/compact' })),
+
+  route('POST /indexes/{uid}/compact', 'indexes.compact', (t) => ({ path: `/indexes/${t}/compact` })),
+  route('POST /dumps', 'dumps.create', () => ({ path: '/dumps' })),
+  route('POST /snapshots', 'snapshots.create', () => ({ path: '/snapshots' })),
 ];
 
 /** One answer as the table writes it: `200`, `403 invalid_api_key`, `200 [movies]`... */

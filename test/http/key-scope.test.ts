@@ -670,6 +670,70 @@ const EXPECTED: [string[], string][] = [
       * tasks.delete: 200 | 200 | 200
     `,
   ],
+  [
+    [
+      'POST /tasks/compact',
+    ],
+    `
+      movies *: 403 invalid_api_key
+      movies *.get: 403 invalid_api_key
+      movies tasks.compact: key refused 400 index_scoped_api_key_with_global_action
+      mov* *: 403 invalid_api_key
+      mov* *.get: 403 invalid_api_key
+      mov* tasks.compact: key refused 400 index_scoped_api_key_with_global_action
+      * *: 400 feature_not_enabled
+      * *.get: 403 invalid_api_key
+      * tasks.compact: 400 feature_not_enabled
+    `,
+  ],
+  [
+    [
+      'POST /indexes/{uid}/compact',
+    ],
+    `
+      movies *: 202 | 403 invalid_api_key (index) | 403 invalid_api_key (index)
+      movies *.get: 403 invalid_api_key | 403 invalid_api_key (index) | 403 invalid_api_key (index)
+      movies indexes.compact: 202 | 403 invalid_api_key (index) | 403 invalid_api_key (index)
+      mov* *: 202 | 403 invalid_api_key (index) | 202
+      mov* *.get: 403 invalid_api_key | 403 invalid_api_key (index) | 403 invalid_api_key
+      mov* indexes.compact: 202 | 403 invalid_api_key (index) | 202
+      * *: 202 | 202 | 202
+      * *.get: 403 invalid_api_key | 403 invalid_api_key | 403 invalid_api_key
+      * indexes.compact: 202 | 202 | 202
+    `,
+  ],
+  [
+    [
+      'POST /dumps',
+    ],
+    `
+      movies *: 403 invalid_api_key
+      movies *.get: 403 invalid_api_key
+      movies dumps.create: key refused 400 index_scoped_api_key_with_global_action
+      mov* *: 403 invalid_api_key
+      mov* *.get: 403 invalid_api_key
+      mov* dumps.create: key refused 400 index_scoped_api_key_with_global_action
+      * *: 202
+      * *.get: 403 invalid_api_key
+      * dumps.create: 202
+    `,
+  ],
+  [
+    [
+      'POST /snapshots',
+    ],
+    `
+      movies *: 403 invalid_api_key
+      movies *.get: 403 invalid_api_key
+      movies snapshots.create: key refused 400 index_scoped_api_key_with_global_action
+      mov* *: 403 invalid_api_key
+      mov* *.get: 403 invalid_api_key
+      mov* snapshots.create: key refused 400 index_scoped_api_key_with_global_action
+      * *: 202
+      * *.get: 403 invalid_api_key
+      * snapshots.create: 202
+    `,
+  ],
 ];
 
 /** The expected text of one route, without the template's indentation. */

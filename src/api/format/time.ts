@@ -182,6 +182,16 @@ export function formatByteSize(bytes: number): string {
   return `${b} B`;
 }
 
+/** byte_unit's `get_appropriate_unit(UnitType::Binary)`, full precision: `120 KiB`, `92.671875 MiB`, `512 B`. */
+export function formatBinarySize(bytes: number): string {
+  const b = Math.max(0, Math.floor(bytes));
+  for (let i = BINARY_UNITS.length - 1; i >= 0; i--) {
+    const size = 1024 ** (i + 1);
+    if (b >= size) return `${b / size} ${BINARY_UNITS[i]}`;
+  }
+  return `${b} B`;
+}
+
 function pad(n: number, width: number): string {
   return String(n).padStart(width, '0');
 }

@@ -90,6 +90,12 @@ export function registerIndexRoutes(app: FastifyInstance, ctx: HttpContext): voi
     return enqueue(uid, { kind: 'indexDeletion' });
   });
 
+  app.post('/indexes/:indexUid/compact', { config: { auth: { action: 'indexes.compact', indexParam: 'indexUid' } } }, async (req, reply) => {
+    const uid = indexParam(req);
+    reply.code(202);
+    return enqueue(uid, { kind: 'indexCompaction' });
+  });
+
   app.get('/indexes/:indexUid/stats', { config: { auth: { action: 'stats.get', indexParam: 'indexUid' } } }, async (req) => {
     const uid = indexParam(req);
     const opts = parseStatsQuery(query(req));

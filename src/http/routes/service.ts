@@ -14,7 +14,11 @@ export function registerServiceRoutes(app: FastifyInstance, ctx: HttpContext): v
   const { instance } = ctx;
 
   app.get('/', { config: { auth: { action: 'public' } } }, async () => ({ status: 'Meilisearch is running' }));
-  app.get('/health', { config: { auth: { action: 'public' } } }, async () => ({ status: 'available' }));
+  app.get('/health', { config: { auth: { action: 'public' } } }, async (_req, reply) => {
+    if (!instance.mustRestart) return { status: 'available' };
+    reply.code(500);
+    return { status: 'mustRestart' };
+  });
 
   app.get('/version', { config: { auth: { action: 'version' } } }, async () => ({
     commitSha: process.env.MUNINN_COMMIT_SHA ?? 'unknown',
@@ -65,6 +69,7 @@ export function registerServiceRoutes(app: FastifyInstance, ctx: HttpContext): v
       if (v !== null && typeof v !== 'boolean') throw typeError(`.${key}`, 'a boolean', v, 'bad_request');
       patch[key] = v;
     }
+    instance.assertWritable();
     return instance.features.update(patch);
   });
 }

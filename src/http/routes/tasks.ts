@@ -9,6 +9,7 @@ import { aggregateBatchDetails } from '../../api/tasks/details.ts';
 import type { AuthContext } from '../../auth/index.ts';
 import { Bitmap } from '../../engine/bitmap/index.ts';
 import { paginate } from '../../tasks/queue.ts';
+import { formatBinarySize } from '../../api/format/time.ts';
 import type { Processing } from '../../tasks/scheduler/index.ts';
 import type { Batch, Task } from '../../tasks/types.ts';
 import type { HttpContext } from '../context.ts';
@@ -55,6 +56,22 @@ export function registerTaskRoutes(app: FastifyInstance, ctx: HttpContext): void
     const allowed = visible(req.auth);
     if (!task || (allowed && !allowed.has(uid))) throw new ApiError('task_not_found', `Task \`${uid}\` not found.`);
     return viewOf(task, scheduler.processing());
+  });
+
+  app.post('/tasks/compact', { config: { auth: { action: 'tasks.compact' } } }, async () => {
+    if (!instance.features.get().taskQueueCompactionRoute) {
+      throw new ApiError(
+        'feature_not_enabled',
+        'Using the /tasks/compact route requires enabling the `task queue compaction route` experimental feature. See https://github.com/orgs/meilisearch/discussions/883',
+      );
+    }
+    try {
+      const { preBytes, postBytes } = await instance.compactTaskQueue();
+      return { preSize: formatBinarySize(preBytes), postSize: formatBinarySize(postBytes), status: 'succeeded', actionRequired: 'you must restart your instance' };
+    } catch (err) {
+      if (err instanceof ApiError) throw err;
+      return { status: 'failed', errorMessage: (err as Error)?.message ?? String(err) };
+    }
   });
 
   app.get('/tasks/:taskUid/documents', { config: { auth: { action: 'tasks.get' } } }, async (req, reply) => {

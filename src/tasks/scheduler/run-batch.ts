@@ -15,6 +15,7 @@ import { processIndexCreation, processIndexSwap, processIndexUpdate } from '../p
 import { processCancelation, processDeletions } from '../processors/task-management.ts';
 import { processDumpCreation } from '../processors/dump-creation.ts';
 import { processSnapshotCreation } from '../processors/snapshot-creation.ts';
+import { processIndexCompaction } from '../processors/index-compaction.ts';
 import { ApiError } from '../../api/errors/index.ts';
 
 async function dispatch(batch: BatchPlan, ctx: ProcessContext): Promise<BatchResult> {
@@ -38,6 +39,8 @@ async function dispatch(batch: BatchPlan, ctx: ProcessContext): Promise<BatchRes
       return processDumpCreation(plan.task, ctx);
     case 'snapshots':
       return processSnapshotCreation(plan.tasks, ctx);
+    case 'indexCompaction':
+      return processIndexCompaction(plan.task, ctx);
     default: {
       const err = new ApiError('internal', `Tasks of type \`${batch.tasks[0]?.kind.kind}\` are not supported by this version of Muninn yet.`);
       return { tasks: batch.tasks.map((t) => failed(t, err)), indexUids: [] };
