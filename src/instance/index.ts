@@ -4,14 +4,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Authorizer, KeyStore } from '../auth/index.ts';
 import { ApiError } from '../api/errors/index.ts';
-import { bitmapFrom } from '../engine/bitmap/index.ts';
+import { Bitmap, bitmapFrom } from '../engine/bitmap/index.ts';
+import { STORAGE_VERSION, versionTriple } from '../engine/version.ts';
+import { enqueuedDetails } from '../api/tasks/details.ts';
 import { IndexRegistry } from '../tasks/index-registry.ts';
 import { TaskQueue, type NewTask } from '../tasks/queue.ts';
 import { Scheduler } from '../tasks/scheduler/index.ts';
-import { needsStartupUpgrade } from '../tasks/scheduler/search-layout.ts';
 import type { Task } from '../tasks/types.ts';
 import { UpdateFiles } from '../tasks/update-files.ts';
-import { openDataDir, type DataDir } from './data-dir.ts';
+import { openDataDir, STORAGE_FILE, writeAtomically, type DataDir } from './data-dir.ts';
 import { FeatureStore, type Features } from '../tasks/features.ts';
 import { importDump, importSnapshot, shouldImport, type ImportDumpOptions } from './import-dump.ts';
 
@@ -111,18 +112,53 @@ export class Instance {
         throw err;
       }
     }
+    if (dataDir.created) instance.queue.env.write(() => instance.queue.meta.put('storageVersion', STORAGE_VERSION));
     instance.#repair();
-    // an index whose search tables are in an older layout (decisions 0006, 0007), or whose vectors
-    // are still in its documents (0010), is upgraded by the worker's start-up step, which must end
-    // before the first search reads it
-    const oldLayout = instance.queue.indexUids().some((uid) => {
-      const index = instance.indexes.get(uid);
-      return index !== undefined && needsStartupUpgrade(index);
-    });
-    if (oldLayout) await instance.scheduler.wakeAndWait();
-    else if (instance.queue.bitmap('status:enqueued').size > 0) instance.scheduler.wake();
+    if (dataDir.upgradeFrom !== null) {
+      const upgrade = await instance.#startUpgrade(dataDir.upgradeFrom);
+      // search tables in a layout this release cannot read (decisions 0006, 0007) are rebuilt by the
+      // upgrade, which must end before the first search reads them
+      const unreadable = instance.queue.indexUids().some((uid) => instance.indexes.get(uid)?.searchLayoutCurrent() === false);
+      if (unreadable) await instance.#waitForTask(upgrade);
+    } else if (instance.queue.bitmap('status:enqueued').size > 0) instance.scheduler.wake();
     instance.#scheduleSnapshots(options.scheduleSnapshot ?? null);
     return instance;
+  }
+
+  /**
+   * `--upgrade-db` on a database in an older storage format (decision 0011): an `upgradeDatabase`
+   * task is registered (unless one is enqueued or failed already: it is retried), then the instance
+   * records the new format. The task queue and the indexes keep theirs until the task succeeds.
+   */
+  async #startUpgrade(from: string): Promise<number> {
+    const q = this.queue;
+    const pending = Bitmap.and(q.bitmap('type:upgradeDatabase'), Bitmap.orMany([q.bitmap('status:enqueued'), q.bitmap('status:failed')]));
+    let uid = pending.size > 0 ? pending.maximum() : null;
+    if (uid === null) {
+      const kind = { kind: 'upgradeDatabase' as const, from: versionTriple(from) };
+      const task = await this.register({ indexUid: null, kind, details: enqueuedDetails(kind, { targetVersion: versionTriple(STORAGE_VERSION) }) });
+      uid = task.uid;
+    } else this.scheduler.wake();
+    writeAtomically(path.join(this.dataDir.root, STORAGE_FILE), STORAGE_VERSION);
+    return uid;
+  }
+
+  /** Resolves once a task is no longer enqueued or processing. */
+  async #waitForTask(uid: number): Promise<void> {
+    for (;;) {
+      this.queue.env.refresh();
+      const status = this.queue.get(uid)?.status;
+      if (status !== 'enqueued' && status !== 'processing') return;
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          clearTimeout(timer);
+          this.scheduler.off('finished', done);
+          resolve();
+        };
+        const timer = setTimeout(done, 50);
+        this.scheduler.once('finished', done);
+      });
+    }
   }
 
   #snapshotTimer: NodeJS.Timeout | null = null;

@@ -106,21 +106,27 @@ test('the reading side lets go of its index handles when the worker retires', as
   }
 });
 
-test('an index in the search layout before chunks is upgraded before open resolves', async () => {
+test('an index in the search layout before chunks is upgraded (--upgrade-db) before open resolves', async () => {
   const dbPath = tmp();
   const first = await Instance.open(options(dbPath));
   try {
     assert.equal(await finished(first, (await createIndex(first, 'old')).uid), 'succeeded');
     const index = first.indexes.get('old')!;
-    index.env.write(() => index.removeMain('postingsChunkBits'));
+    // a database of the release before storage versions, with an index before chunks
+    index.env.write(() => {
+      index.removeMain('postingsChunkBits');
+      index.removeMain('storageVersion');
+    });
+    first.queue.env.write(() => first.queue.meta.remove('storageVersion'));
   } finally {
     await first.close();
   }
-  const instance = await Instance.open(options(dbPath));
+  fs.rmSync(path.join(dbPath, 'muninn-version'));
+  const instance = await Instance.open({ ...options(dbPath), upgradeDb: true });
   try {
-    // no task is enqueued: the worker was started for the upgrade, and open waited for it
+    // the worker was started for the upgrade task, and open waited for it
     assert.equal(instance.scheduler.workersStarted, 1);
-    instance.indexes.get('old')!.env.refresh?.();
+    assert.equal(instance.queue.get(1)?.status, 'succeeded');
     assert.equal(instance.indexes.get('old')!.postingsChunkBits(), 16);
   } finally {
     await instance.close();

@@ -210,6 +210,6 @@ test('--experimental-dumpless-upgrade reaches the database check as --upgrade-db
   assert.match(without.stderr, /Your database version \(1\.12\.0\) is incompatible/);
   for (const attempt of [await run(['--experimental-dumpless-upgrade']), await run([], { MEILI_EXPERIMENTAL_DUMPLESS_UPGRADE: 'true' })]) {
     assert.equal(attempt.code, 1);
-    assert.match(attempt.stderr, /^Error: Upgrading a database from version 1\.12\.0 is not supported by this version of Muninn yet\.$/m);
+    assert.match(attempt.stderr, /^Error: A database written by Meilisearch 1\.12\.0 cannot be upgraded in place by Muninn\. Create a dump with Meilisearch v1\.12\.0 and import it with `--import-dump`$/m);
   }
 });

@@ -25,6 +25,7 @@ import { PREFIX_LENGTH } from './prefix-keys.ts';
 import { openFacetTables, type FacetTables } from './facet-layout.ts';
 import { countsInDistribution } from './fields.ts';
 import { setKey } from '../json.ts';
+import { STORAGE_VERSION, UNVERSIONED } from '../version.ts';
 
 /** The search tables of an index (docs/decisions/0002), their postings in chunks of ids (0006). */
 export interface SearchTables {
@@ -109,9 +110,15 @@ export class Index {
         index.setMain('postingsChunkBits', create.postingsChunkBits ?? CHUNK_BITS);
         index.setMain('postingsLayout', POSTINGS_LAYOUT);
         index.setMain('prefixPostings', create.prefixLength ?? PREFIX_LENGTH);
+        index.setMain('storageVersion', STORAGE_VERSION);
       });
     }
     return index;
+  }
+
+  /** The storage format this index is in (engine/version.ts). */
+  storageVersion(): string {
+    return this.getMain('storageVersion') ?? UNVERSIONED;
   }
 
   getMain<K extends keyof MainValues>(key: K): MainValues[K] | undefined {

@@ -50,6 +50,8 @@ export interface MainValues {
   postingsChunks: number;
   /** outcomes of the tasks of the last batch applied, by task uid (makes a replayed batch idempotent) */
   applied: Record<string, AppliedTask>;
+  /** the storage format of this index (engine/version.ts); absent: `0.1.0` */
+  storageVersion: string;
 }
 
 export const MAIN = table<keyof MainValues, MainValues[keyof MainValues]>(

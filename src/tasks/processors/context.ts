@@ -41,6 +41,8 @@ export interface BatchResult {
   after?: () => Promise<void>;
   /** indexes whose content changed, for the readers' caches */
   indexUids: string[];
+  /** a failed database upgrade: the scheduler runs nothing but cancelations from now on */
+  halt?: boolean;
 }
 
 /** Thrown inside a processor when a cancelation interrupts the batch; nothing it wrote is kept. */

@@ -1,6 +1,6 @@
 // The `snapshotCreation` batch (dumps-snapshots.md §5): every enqueued snapshot task together makes
 // one file, `<snapshot-dir>/<db dir name>.snapshot`, a gzip tar of the database: VERSION,
-// instance-uid, compacted copies of the task queue (without the snapshot tasks, so that they do not
+// muninn-version, instance-uid, compacted copies of the task queue (without the snapshot tasks, so that they do not
 // run again after a restore), of the keys and of every index, and the payloads of enqueued tasks.
 // LMDB copies are consistent while the HTTP thread keeps registering tasks and keys. The file is
 // replaced atomically and made read-only.
@@ -27,7 +27,7 @@ export async function processSnapshotCreation(tasks: Task[], ctx: ProcessContext
   };
   try {
     for (const sub of ['tasks', 'auth', 'indexes', 'update_files']) fs.mkdirSync(path.join(staging, sub), { recursive: true });
-    for (const file of ['VERSION', 'instance-uid']) {
+    for (const file of ['VERSION', 'muninn-version', 'instance-uid']) {
       const source = path.join(dataDir, file);
       if (fs.existsSync(source)) fs.copyFileSync(source, path.join(staging, file));
     }

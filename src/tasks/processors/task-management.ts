@@ -3,15 +3,23 @@ import { Bitmap, bitmapFrom } from '../../engine/bitmap/index.ts';
 import type { Task } from '../types.ts';
 import { failedDetails } from '../details.ts';
 import { succeeded, type BatchResult, type ProcessContext } from './context.ts';
+import path from 'node:path';
+import { writeAtomically } from '../../engine/files.ts';
+import { STORAGE_VERSION } from '../../engine/version.ts';
+import { storageVersionOf } from './upgrade.ts';
 
 /** Cancels the matched tasks that are still enqueued; they join the cancelation's batch. */
 export async function processCancelation(task: Task, ctx: ProcessContext): Promise<BatchResult> {
   const kind = task.kind;
   if (kind.kind !== 'taskCancelation') throw new Error('not a task cancelation');
+  const q = ctx.queue;
   const targets = ctx.trace.time('retrieving tasks', () => {
-    const matched = Bitmap.and(bitmapFrom(kind.matched), ctx.queue.bitmap('status:enqueued'));
+    const matched = Bitmap.and(bitmapFrom(kind.matched), q.bitmap('status:enqueued'));
+    // canceling an upgrade cancels every enqueued or failed one (upgrade.md §3)
+    const upgrades = Bitmap.and(q.bitmap('type:upgradeDatabase'), Bitmap.orMany([q.bitmap('status:enqueued'), q.bitmap('status:failed')]));
+    if (Bitmap.and(bitmapFrom(kind.matched), upgrades).size > 0) matched.orInPlace(upgrades);
     matched.remove(task.uid);
-    return matched.toArray().flatMap((uid) => ctx.queue.get(uid) ?? []);
+    return matched.toArray().flatMap((uid) => q.get(uid) ?? []);
   });
   const canceled: Task[] = [];
   const indexUids = new Set<string>();
@@ -29,13 +37,27 @@ export async function processCancelation(task: Task, ctx: ProcessContext): Promi
   });
   const files = canceled.flatMap((t) => (t.kind.kind === 'documentAddition' ? [t.kind.contentFile] : []));
   const done = succeeded(task, { ...task.details, canceledTasks: canceled.length });
+  const rollback = rollbackTarget(canceled, ctx);
   return {
     tasks: [done, ...canceled],
     indexUids: [...indexUids],
     after: async () => {
       for (const f of files) ctx.files.remove(f);
+      // the indexes were never touched (upgrade.ts): the instance's format record goes back
+      if (rollback !== null && ctx.dataDir !== undefined) writeAtomically(path.join(ctx.dataDir, 'muninn-version'), rollback);
     },
   };
+}
+
+/**
+ * The format to roll the instance back to when this cancelation stops an upgrade that has not
+ * committed: the `from` of the latest canceled upgrade, or null.
+ */
+function rollbackTarget(canceled: Task[], ctx: ProcessContext): string | null {
+  if (storageVersionOf(ctx.queue) === STORAGE_VERSION) return null;
+  const upgrades = canceled.filter((t) => t.kind.kind === 'upgradeDatabase');
+  const latest = upgrades[upgrades.length - 1]?.kind;
+  return latest?.kind === 'upgradeDatabase' ? latest.from.join('.') : null;
 }
 
 /** Deletes the matched finished tasks; each is counted for the first deletion task that matched it. */

@@ -55,6 +55,7 @@ export class Scheduler extends EventEmitter {
   #processing: Processing | null = null;
   #lastUpdate = 0;
   #started = 0;
+  #halted = false;
 
   constructor(opts: SchedulerOptions) {
     super();
@@ -122,9 +123,10 @@ export class Scheduler extends EventEmitter {
 
   #spawn(): Running {
     const entry = siblingModule('worker', import.meta.url);
-    const { enabled: _enabled, log: _log, idleMs: _idleMs, ...config } = this.#opts;
+    const { enabled: _enabled, log: _log, idleMs: _idleMs, ...rest } = this.#opts;
+    const config: SchedulerConfig = { ...rest, ...(this.#halted ? { halted: true } : {}) };
     const worker = new Worker(WORKER_BOOT, {
-      workerData: { entry, config: config satisfies SchedulerConfig, control: this.#control.buffer },
+      workerData: { entry, config, control: this.#control.buffer },
     });
     const ready = new Promise<void>((resolve) => {
       worker.on('message', (m: FromWorker) => m.type === 'ready' && resolve());
@@ -220,6 +222,9 @@ export class Scheduler extends EventEmitter {
         break;
       case 'notice':
         this.#opts.log?.('info', `scheduler: ${m.message}`);
+        break;
+      case 'halted':
+        this.#halted = true;
         break;
       default:
         break;

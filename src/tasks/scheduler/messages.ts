@@ -11,6 +11,8 @@ export interface SchedulerConfig {
   dumpDir?: string;
   /** `--snapshot-dir` */
   snapshotDir?: string;
+  /** a database upgrade failed earlier in this process: run nothing but cancelations */
+  halted?: boolean;
   /** tasks.md §10: past `maxTasks` stored tasks, the oldest `deleteCount` finished ones are deleted */
   cleanup: { maxTasks: number; deleteCount: number };
 }
@@ -30,4 +32,6 @@ export type FromWorker =
   | { type: 'aborted'; batchUid: number }
   | { type: 'error'; message: string }
   | { type: 'notice'; message: string }
+  /** a database upgrade failed: workers started later in this process must not run tasks either */
+  | { type: 'halted' }
   | { type: 'stopped' };

@@ -16,6 +16,7 @@ import { processCancelation, processDeletions } from '../processors/task-managem
 import { processDumpCreation } from '../processors/dump-creation.ts';
 import { processSnapshotCreation } from '../processors/snapshot-creation.ts';
 import { processIndexCompaction } from '../processors/index-compaction.ts';
+import { processUpgrade } from '../processors/upgrade.ts';
 import { ApiError } from '../../api/errors/index.ts';
 
 async function dispatch(batch: BatchPlan, ctx: ProcessContext): Promise<BatchResult> {
@@ -41,6 +42,8 @@ async function dispatch(batch: BatchPlan, ctx: ProcessContext): Promise<BatchRes
       return processSnapshotCreation(plan.tasks, ctx);
     case 'indexCompaction':
       return processIndexCompaction(plan.task, ctx);
+    case 'upgradeDatabase':
+      return processUpgrade(plan.tasks, ctx);
     default: {
       const err = new ApiError('internal', `Tasks of type \`${batch.tasks[0]?.kind.kind}\` are not supported by this version of Muninn yet.`);
       return { tasks: batch.tasks.map((t) => failed(t, err)), indexUids: [] };

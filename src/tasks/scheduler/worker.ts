@@ -14,7 +14,9 @@ import { runBatch } from './run-batch.ts';
 import { ProgressTrace } from '../progress-trace.ts';
 import { lowerThreadPriority } from '../../engine/threads/priority.ts';
 import { enqueueCleanup } from './cleanup.ts';
-import { upgradeSearchLayouts } from './search-layout.ts';
+import { Bitmap } from '../../engine/bitmap/index.ts';
+import { STORAGE_VERSION } from '../../engine/version.ts';
+import { storageVersionOf } from '../processors/upgrade.ts';
 import { CONTROL_ABORT, type FromWorker, type SchedulerConfig, type ToWorker } from './messages.ts';
 
 // indexing must never slow the HTTP thread (search and enqueue latency)
@@ -57,9 +59,13 @@ function waitForWake(): Promise<void> {
 let nextBatchUid = queue.nextUid('nextBatchUid');
 const indexing = indexingBudget(config.maxIndexingMemory);
 
+/** After a failed upgrade nothing but cancelations runs in this process (upgrade.md §3). */
+let halted = config.halted === true;
+
+/** Batches that may run while the task queue is in an older storage format than this release's. */
+const WHILE_UPGRADING = new Set(['upgradeDatabase', 'taskCancelation']);
+
 async function loop(): Promise<void> {
-  const upgraded = upgradeSearchLayouts(queue, registry);
-  if (upgraded.length > 0) post({ type: 'notice', message: `re-indexed the search tables of ${upgraded.length} index(es) in the chunked layout: ${upgraded.join(', ')}` });
   post({ type: 'ready' });
   while (!stopping) {
     await waitForWake();
@@ -67,8 +73,11 @@ async function loop(): Promise<void> {
     woken = false;
     queue.env.refresh();
     if (queue.count() >= config.cleanup.maxTasks) enqueueCleanup(queue, config.cleanup.deleteCount);
+    const upgrading = storageVersionOf(queue) !== STORAGE_VERSION;
+    const failedUpgrades = upgrading ? Bitmap.and(queue.bitmap('type:upgradeDatabase'), queue.bitmap('status:failed')).toArray().flatMap((uid) => queue.get(uid) ?? []) : [];
     const plan = nextBatch({
       enqueued: queue.enqueued(),
+      ...(halted ? {} : { failedUpgrades }),
       index: (uid) => {
         const index = registry.get(uid);
         return { exists: index !== undefined, primaryKey: index ? index.meta().primaryKey : null };
@@ -76,8 +85,13 @@ async function loop(): Promise<void> {
       limits: { maxTasks: config.maxBatchedTasks, maxBytes: config.maxBatchedBytes },
     });
     if (!plan) continue;
+    // no other task runs before the upgrade succeeds; after a failed one only cancelations run
+    if ((upgrading || halted) && !WHILE_UPGRADING.has(plan.plan.op)) continue;
+    if (halted && plan.plan.op !== 'taskCancelation') continue;
     woken = true; // look again right after this batch
-    const batchUid = nextBatchUid++;
+    // a retried upgrade keeps the batch uid of its first run (upgrade.md §3)
+    const reuse = plan.plan.op === 'upgradeDatabase' ? plan.plan.reuseBatchUid : null;
+    const batchUid = reuse ?? nextBatchUid++;
     const startedAt = nowMicros();
     Atomics.store(control, CONTROL_ABORT, 0);
     const indexUids = [...new Set(plan.tasks.flatMap((t) => (t.indexUid === null ? [] : [t.indexUid])))];
@@ -112,9 +126,14 @@ async function loop(): Promise<void> {
       }
       const { result } = await runBatch(plan, ctx);
       post({ type: 'finished', batchUid, indexUids: result.indexUids });
+      if (result.halt) {
+        halted = true;
+        post({ type: 'halted' });
+        post({ type: 'error', message: `the database upgrade failed: this process runs no other task (cancel the upgrade to roll it back, or restart to retry it): ${result.tasks[0]?.error?.message ?? ''}` });
+      }
     } catch (err) {
       if (err instanceof Aborted) {
-        nextBatchUid--; // nothing was committed under this uid
+        if (reuse === null) nextBatchUid--; // nothing was committed under this uid
         post({ type: 'aborted', batchUid });
         continue;
       }
