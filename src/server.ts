@@ -32,6 +32,7 @@ export function instanceOptions(options: Options, log?: InstanceOptions['log']):
     dumpDir: options.dumpDir,
     snapshotDir: options.snapshotDir,
     scheduleSnapshot: options.scheduleSnapshot,
+    ...(options.experimentalAllowedIpNetworks !== null ? { allowedNetworks: options.experimentalAllowedIpNetworks } : {}),
     ...(options.importSnapshot !== null
       ? { importSnapshot: { path: options.importSnapshot, ignoreMissing: options.ignoreMissingSnapshot, ignoreIfDbExists: options.ignoreSnapshotIfDbExists } }
       : {}),

@@ -170,7 +170,7 @@ function table(): OptionSpec[] {
     opt('experimentalDropSearchAfter', 'experimental-drop-search-after', positiveValue, { value: 'SECONDS', shape: 'integer', default: '60', help: 'Queued searches older than this are dropped. No effect: Muninn has no search queue.' }),
     opt('experimentalNbSearchesPerCore', 'experimental-nb-searches-per-core', positiveValue, { value: 'N', shape: 'integer', default: '4', help: 'Concurrent searches per core. No effect: Muninn runs a search at a time on each of its search threads (none below 4 cores, else one per core but two; MUNINN_SEARCH_THREADS sets the number) and on its HTTP thread when none is free.' }),
     opt('experimentalPersonalizationApiKey', 'experimental-personalization-api-key', stringValue, { value: 'KEY', help: 'Enables search personalization. Not supported: Muninn refuses to start with it.' }),
-    opt('experimentalAllowedIpNetworks', 'experimental-allowed-ip-networks', allowedIpNetworksValue, { value: 'CIDR,...', shape: 'list', help: 'Private networks outgoing requests may reach, or `any` to disable the protection. No effect yet: Muninn makes no outgoing requests.' }),
+    opt('experimentalAllowedIpNetworks', 'experimental-allowed-ip-networks', allowedIpNetworksValue, { value: 'CIDR,...', shape: 'list', help: 'Private networks outgoing requests (export) may reach, or `any` to disable the protection.' }),
   ];
 
   const s3 = [

@@ -45,6 +45,7 @@ test('every task kind survives a trip through the dump format', () => {
     [{ kind: 'dumpCreation', keys: [key], instanceUid: null }, null],
     [{ kind: 'snapshotCreation' }, null],
     [{ kind: 'upgradeDatabase', from: [1, 12, 0] }, null],
+    [{ kind: 'export', payload: { url: 'http://x', apiKey: 'secretsecret', payloadSize: 52428800, indexes: { 'a*': { filter: 'x = 1', overrideSettings: true } } } }, null],
     [{ kind: 'indexCompaction' }, 'movies'],
   ];
   for (const [i, [kind, indexUid]] of kinds.entries()) {

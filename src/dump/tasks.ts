@@ -2,6 +2,8 @@
 // externally tagged enum with camelCase variants and snake_case fields, `details` tagged with
 // PascalCase variants and snake_case fields; null optional keys left out.
 import { enqueuedDetails, type Details } from '../api/tasks/details.ts';
+import { formatByteSize } from '../api/format/time.ts';
+import { payloadSize } from '../api/export/index.ts';
 import type { ErrorBody } from '../api/errors/index.ts';
 import type { Task, TaskKind, TaskStatus } from '../api/tasks/model.ts';
 import { TASK_STATUSES } from '../api/tasks/model.ts';
@@ -72,7 +74,9 @@ function kindToDump(kind: TaskKind, indexUid: string | null): unknown {
 }
 
 function exportToDump(payload: Obj): Obj {
-  return { url: payload.url ?? null, api_key: payload.apiKey ?? null, payload_size: payload.payloadSize ?? null, indexes: payload.indexes ?? {} };
+  // Meilisearch writes the payload size as its human text (`"1 MiB"`)
+  const size = typeof payload.payloadSize === 'number' ? formatByteSize(payload.payloadSize) : (payload.payloadSize ?? null);
+  return { url: payload.url ?? null, api_key: payload.apiKey ?? null, payload_size: size, indexes: payload.indexes ?? {} };
 }
 
 /** Field names of each details variant, in Meilisearch's order, as [snake_case, camelCase]. */
@@ -258,7 +262,7 @@ function kindFromDump(type: unknown, uid: number, indexUid: string | null, ctx: 
         instanceUid: optString(f.instance_uid),
       };
     case 'export':
-      return { kind: 'export', payload: { url: f.url ?? null, apiKey: f.api_key ?? null, payloadSize: f.payload_size ?? null, indexes: f.indexes ?? {} } };
+      return { kind: 'export', payload: { url: f.url ?? '', apiKey: f.api_key ?? null, payloadSize: bytesOf(f.payload_size), indexes: f.indexes ?? {} } };
     case 'upgradeDatabase': {
       const from = Array.isArray(f.from) ? f.from.map(Number) : [0, 0, 0];
       return { kind: 'upgradeDatabase', from: [from[0] ?? 0, from[1] ?? 0, from[2] ?? 0] };
@@ -295,6 +299,16 @@ function detailsFromDump(kind: TaskKind, indexUid: string | null, dump: Obj | nu
 function errorFromDump(e: unknown): ErrorBody | null {
   if (!isObj(e)) return null;
   return { message: String(e.message ?? ''), code: String(e.code ?? 'internal'), type: String(e.type ?? 'internal'), link: String(e.link ?? '') } as ErrorBody;
+}
+
+/** A payload size as a dump writes it (`"1 MiB"`, or a number) in bytes; null when absent or unreadable. */
+function bytesOf(v: unknown): number | null {
+  if (v === null || v === undefined) return null;
+  try {
+    return payloadSize(v);
+  } catch {
+    return null;
+  }
 }
 
 function bytes(v: unknown): Uint8Array {

@@ -14,6 +14,7 @@ import type { Task } from '../tasks/types.ts';
 import { UpdateFiles } from '../tasks/update-files.ts';
 import { openDataDir, STORAGE_FILE, writeAtomically, type DataDir } from './data-dir.ts';
 import { FeatureStore, type Features } from '../tasks/features.ts';
+import type { AllowedNetworks } from '../tasks/outgoing.ts';
 import { importDump, importSnapshot, shouldImport, type ImportDumpOptions } from './import-dump.ts';
 
 export { StartupError, API_VERSION } from './data-dir.ts';
@@ -38,6 +39,8 @@ export interface InstanceOptions {
   importSnapshot?: ImportDumpOptions;
   /** `--schedule-snapshot`: seconds between two scheduled snapshots (null: none) */
   scheduleSnapshot?: number | null;
+  /** `--experimental-allowed-ip-networks`: what outgoing requests may reach beside global addresses */
+  allowedNetworks?: AllowedNetworks;
   forcedFeatures?: Partial<Features>;
   /** queue limits of tasks.md §10 (defaults: 1,000,000 tasks, delete 100,000; 20 GiB task database) */
   taskQueue?: { maxTasks?: number; deleteCount?: number; maxDbBytes?: number };
@@ -74,6 +77,7 @@ export class Instance {
       maxBatchedBytes: options.maxBatchedBytes,
       dumpDir: path.resolve(options.dumpDir ?? 'dumps'),
       snapshotDir: path.resolve(options.snapshotDir ?? 'snapshots'),
+      ...(options.allowedNetworks !== undefined ? { allowedNetworks: options.allowedNetworks } : {}),
       ...(options.maxIndexingMemory !== undefined ? { maxIndexingMemory: options.maxIndexingMemory } : {}),
       enabled: options.maxBatchedTasks !== 0,
       ...(options.schedulerIdleMs !== undefined ? { idleMs: options.schedulerIdleMs } : {}),

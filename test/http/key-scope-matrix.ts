@@ -132,6 +132,8 @@ export const ROUTES: RouteCase[] = [
   route('POST /indexes/{uid}/compact', 'indexes.compact', (t) => ({ path: `/indexes/${t}/compact` })),
   route('POST /dumps', 'dumps.create', () => ({ path: '/dumps' })),
   route('POST /snapshots', 'snapshots.create', () => ({ path: '/snapshots' })),
+  // no index matches: the export sends nothing; the answer shows the authorization only
+  route('POST /export', 'export', () => ({ path: '/export', body: { url: 'http://127.0.0.1:9', indexes: { 'nomatch*': {} } } })),
 ];
 
 /** One answer as the table writes it: `200`, `403 invalid_api_key`, `200 [movies]`... */

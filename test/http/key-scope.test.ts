@@ -734,6 +734,22 @@ const EXPECTED: [string[], string][] = [
       * snapshots.create: 202
     `,
   ],
+  [
+    [
+      'POST /export',
+    ],
+    `
+      movies *: 403 invalid_api_key
+      movies *.get: 403 invalid_api_key
+      movies export: key refused 400 index_scoped_api_key_with_global_action
+      mov* *: 403 invalid_api_key
+      mov* *.get: 403 invalid_api_key
+      mov* export: key refused 400 index_scoped_api_key_with_global_action
+      * *: 200
+      * *.get: 200
+      * export: 200
+    `,
+  ],
 ];
 
 /** The expected text of one route, without the template's indentation. */

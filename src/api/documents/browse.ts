@@ -101,3 +101,11 @@ export function present(
   out._vectors = { ...own, ...vectors };
   return out;
 }
+
+/**
+ * A stored document as dumps and exports write it: unchanged without embeddings, else with every
+ * embedder's entry in `_vectors` (`{ embeddings, regenerate }`) after its own ones.
+ */
+export function transferDocument(doc: Record<string, unknown>, order: readonly string[], vectors: Record<string, unknown>): Record<string, unknown> {
+  return Object.keys(vectors).length === 0 ? doc : present(doc, null, true, order, vectors);
+}

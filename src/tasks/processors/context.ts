@@ -8,6 +8,7 @@ import type { ProgressTrace } from '../progress-trace.ts';
 import type { IndexingBudget } from '../../engine/indexing/budget.ts';
 import { ApiError, toApiError } from '../../api/errors/index.ts';
 import { failedDetails } from '../details.ts';
+import type { AllowedNetworks } from '../outgoing.ts';
 
 export interface ProcessContext {
   queue: TaskQueue;
@@ -28,6 +29,8 @@ export interface ProcessContext {
   snapshotDir?: string;
   /** the database directory (snapshots copy its VERSION and instance-uid) */
   dataDir?: string;
+  /** `--experimental-allowed-ip-networks` for outgoing requests (default: global addresses only) */
+  allowedNetworks?: AllowedNetworks;
   /** what one step of a document batch may hold (default: `indexingBudget()`, the largest) */
   indexing?: IndexingBudget;
 }

@@ -4,7 +4,7 @@
 // interrupts it between two documents; nothing is left in the dump directory then.
 import fs from 'node:fs';
 import { DumpWriter, batchToDump, dumpUid, formatDate, taskToDump } from '../../dump/index.ts';
-import { present } from '../../api/documents/browse.ts';
+import { transferDocument } from '../../api/documents/browse.ts';
 import { settingsView } from '../../api/settings/index.ts';
 import { vectorsOf } from '../../api/vectors/retrieve.ts';
 import { API_VERSION } from '../../api/version.ts';
@@ -81,8 +81,7 @@ export async function processDumpCreation(task: Task, ctx: ProcessContext): Prom
           if (i % CHECK_EVERY === 0) ctx.progress(`dumping index \`${indexUid}\``, i, ids.length);
           const doc = index.documentById(id);
           if (doc === undefined) continue;
-          const embeddings = vectors(id);
-          docs.write(Object.keys(embeddings).length === 0 ? doc : present(doc, null, true, order, embeddings));
+          docs.write(transferDocument(doc, order, vectors(id)));
         }
         docs.close();
       });

@@ -41,10 +41,12 @@ export async function processCancelation(task: Task, ctx: ProcessContext): Promi
   return {
     tasks: [done, ...canceled],
     indexUids: [...indexUids],
+    // the indexes were never touched (upgrade.ts): the instance's format record goes back before the
+    // cancelation is committed (a crash in between leaves the upgrade pending on a 0.1.0 record,
+    // which the next start with --upgrade-db resumes)
+    ...(rollback !== null && ctx.dataDir !== undefined ? { commit: () => writeAtomically(path.join(ctx.dataDir!, 'muninn-version'), rollback) } : {}),
     after: async () => {
       for (const f of files) ctx.files.remove(f);
-      // the indexes were never touched (upgrade.ts): the instance's format record goes back
-      if (rollback !== null && ctx.dataDir !== undefined) writeAtomically(path.join(ctx.dataDir, 'muninn-version'), rollback);
     },
   };
 }

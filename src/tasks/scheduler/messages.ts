@@ -1,5 +1,6 @@
 // Messages between the HTTP thread and the scheduler worker.
 import type { BatchProgress } from '../types.ts';
+import type { AllowedNetworks } from '../outgoing.ts';
 
 export interface SchedulerConfig {
   dataDir: string;
@@ -11,6 +12,8 @@ export interface SchedulerConfig {
   dumpDir?: string;
   /** `--snapshot-dir` */
   snapshotDir?: string;
+  /** `--experimental-allowed-ip-networks` */
+  allowedNetworks?: AllowedNetworks;
   /** a database upgrade failed earlier in this process: run nothing but cancelations */
   halted?: boolean;
   /** tasks.md §10: past `maxTasks` stored tasks, the oldest `deleteCount` finished ones are deleted */

@@ -17,6 +17,7 @@ import { processDumpCreation } from '../processors/dump-creation.ts';
 import { processSnapshotCreation } from '../processors/snapshot-creation.ts';
 import { processIndexCompaction } from '../processors/index-compaction.ts';
 import { processUpgrade } from '../processors/upgrade.ts';
+import { processExport } from '../processors/export.ts';
 import { ApiError } from '../../api/errors/index.ts';
 
 async function dispatch(batch: BatchPlan, ctx: ProcessContext): Promise<BatchResult> {
@@ -44,6 +45,8 @@ async function dispatch(batch: BatchPlan, ctx: ProcessContext): Promise<BatchRes
       return processIndexCompaction(plan.task, ctx);
     case 'upgradeDatabase':
       return processUpgrade(plan.tasks, ctx);
+    case 'export':
+      return processExport(plan.task, ctx);
     default: {
       const err = new ApiError('internal', `Tasks of type \`${batch.tasks[0]?.kind.kind}\` are not supported by this version of Muninn yet.`);
       return { tasks: batch.tasks.map((t) => failed(t, err)), indexUids: [] };

@@ -109,6 +109,7 @@ async function loop(): Promise<void> {
       dataDir: config.dataDir,
       ...(config.dumpDir !== undefined ? { dumpDir: config.dumpDir } : {}),
       ...(config.snapshotDir !== undefined ? { snapshotDir: config.snapshotDir } : {}),
+      ...(config.allowedNetworks !== undefined ? { allowedNetworks: config.allowedNetworks } : {}),
       shouldAbort: () => Atomics.load(control, CONTROL_ABORT) === batchUid + 1,
       progress: (step, finished, total) => {
         const now = Date.now();
