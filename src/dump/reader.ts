@@ -8,8 +8,7 @@ import { unpackArchive } from './archive.ts';
 import type { ApiKey } from '../auth/key-store.ts';
 import { DumpError } from './dates.ts';
 import { keyFromDump } from './keys.ts';
-
-const CHUNK = 1 << 20;
+import { readLineBuffers } from '../engine/files.ts';
 
 export interface DumpIndex {
   uid: string;
@@ -136,28 +135,10 @@ export class DumpReader {
   }
 }
 
-/** The non-empty lines of a UTF-8 text file, read in large chunks. */
+/** The non-blank lines of a UTF-8 text file, read in large chunks. */
 export function* readLines(file: string): Generator<string> {
-  const fd = fs.openSync(file, 'r');
-  try {
-    const buf = Buffer.allocUnsafe(CHUNK);
-    let carry: Buffer | null = null;
-    for (;;) {
-      const n = fs.readSync(fd, buf, 0, CHUNK, null);
-      if (n === 0) break;
-      let data = buf.subarray(0, n);
-      if (carry) data = Buffer.concat([carry, data]);
-      let start = 0;
-      for (let nl = data.indexOf(10, start); nl !== -1; nl = data.indexOf(10, start)) {
-        const line = data.toString('utf8', start, nl).trim();
-        if (line !== '') yield line;
-        start = nl + 1;
-      }
-      carry = start < data.length ? Buffer.from(data.subarray(start)) : null;
-    }
-    const last = carry?.toString('utf8').trim();
-    if (last) yield last;
-  } finally {
-    fs.closeSync(fd);
+  for (const bytes of readLineBuffers(file)) {
+    const line = bytes.toString('utf8').trim();
+    if (line !== '') yield line;
   }
 }

@@ -3,8 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-
-const CHUNK = 4 * 1024 * 1024;
+import { readLineBuffers } from '../engine/files.ts';
 
 export interface ParsedLine {
   doc: Record<string, unknown>;
@@ -36,26 +35,7 @@ export class UpdateFiles {
 
   /** Streams the documents of a payload file, one parsed object per line. */
   *read(uuid: string): Generator<ParsedLine> {
-    const fd = fs.openSync(this.path(uuid), 'r');
-    try {
-      const buf = Buffer.allocUnsafe(CHUNK);
-      let carry: Buffer | null = null;
-      for (;;) {
-        const n = fs.readSync(fd, buf, 0, CHUNK, null);
-        if (n === 0) break;
-        let data = buf.subarray(0, n);
-        if (carry) data = Buffer.concat([carry, data]);
-        let start = 0;
-        for (let nl = data.indexOf(10, start); nl !== -1; nl = data.indexOf(10, start)) {
-          if (nl > start) yield { doc: JSON.parse(data.toString('utf8', start, nl)), json: data.subarray(start, nl) };
-          start = nl + 1;
-        }
-        carry = start < data.length ? Buffer.from(data.subarray(start)) : null;
-      }
-      if (carry && carry.length > 0) yield { doc: JSON.parse(carry.toString('utf8')), json: carry };
-    } finally {
-      fs.closeSync(fd);
-    }
+    for (const json of readLineBuffers(this.path(uuid))) yield { doc: JSON.parse(json.toString('utf8')), json };
   }
 
   /** The first document of a payload, or undefined when it is empty. */
