@@ -124,7 +124,10 @@ export class Instance {
       // upgrade, which must end before the first search reads them
       const unreadable = instance.queue.indexUids().some((uid) => instance.indexes.get(uid)?.searchLayoutCurrent() === false);
       if (unreadable) await instance.#waitForTask(upgrade);
-    } else if (instance.queue.bitmap('status:enqueued').size > 0) instance.scheduler.wake();
+    } else if (instance.queue.bitmap('status:enqueued').size > 0 || instance.queue.meta.get('storageVersion') !== STORAGE_VERSION) {
+      // a task queue still in an older format has a failed upgrade to retry
+      instance.scheduler.wake();
+    }
     instance.#scheduleSnapshots(options.scheduleSnapshot ?? null);
     return instance;
   }

@@ -148,3 +148,35 @@ test('a failed upgrade holds every other task; canceling it rolls the database b
     fs.rmSync(path.dirname(db), { recursive: true, force: true });
   }
 });
+
+test('a failed upgrade is retried at the next start, in its first batch, without the flag', async () => {
+  const db = copyFixture();
+  let t: TestServer | null = null;
+  process.env.MUNINN_FAILPOINT = 'upgrade-index:books';
+  try {
+    t = await startTestServer({ dbPath: db, masterKey: KEY, args: ['--upgrade-db'] });
+    delete process.env.MUNINN_FAILPOINT;
+    const failed = await waitForType(t, 'upgradeDatabase');
+    assert.equal(failed.status, 'failed');
+    assert.match(failed.error?.message ?? '', /^Failed to upgrade index `books`: /);
+    await t.close();
+    t = null;
+    t = await startTestServer({ dbPath: db, masterKey: KEY });
+    // the task shows `failed` until its retry ends
+    let retried = await t.client.tasks.getTask(failed.uid);
+    for (let i = 0; i < 500 && retried.status !== 'succeeded'; i++) {
+      await new Promise((r) => setTimeout(r, 10));
+      retried = await t.client.tasks.getTask(failed.uid);
+    }
+    assert.equal(retried.status, 'succeeded', JSON.stringify(retried.error));
+    assert.equal(retried.error, null, 'the earlier error is cleared');
+    assert.equal(retried.batchUid, failed.batchUid);
+    assert.equal((await t.client.tasks.getTasks({ types: ['upgradeDatabase'] })).results.length, 1);
+    const semantic = await t.client.index('movies').search('', { vector: [1, 0, 0], hybrid: { embedder: 'manual', semanticRatio: 1 }, limit: 1 });
+    assert.deepEqual(semantic.hits.map((h) => h.id), [1]);
+  } finally {
+    delete process.env.MUNINN_FAILPOINT;
+    await t?.close();
+    fs.rmSync(path.dirname(db), { recursive: true, force: true });
+  }
+});
