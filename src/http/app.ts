@@ -19,6 +19,7 @@ import { registerSearchRoutes } from './routes/search.ts';
 import { registerMultiSearchRoutes } from './routes/multi-search.ts';
 import { registerFacetSearchRoutes } from './routes/facet-search.ts';
 import { registerBackupRoutes } from './routes/backups.ts';
+import fastifyCompress from '@fastify/compress';
 import type { HttpsSetup } from './tls.ts';
 import { formatElapsed, requestSpan, type HttpLogRecord } from './request-log.ts';
 
@@ -97,6 +98,10 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       .code(204)
       .send();
   });
+
+  // responses compressed as the client asks (br, gzip, deflate; every size, as actix's Compress
+  // middleware does); request bodies are decoded by body.ts, not by the plugin
+  await app.register(fastifyCompress, { global: true, globalDecompression: false, threshold: 0, encodings: ['br', 'gzip', 'deflate'] });
 
   const routePatterns: { method: string; regex: RegExp }[] = [];
   app.addHook('onRoute', (route) => {

@@ -1,7 +1,7 @@
 // Reading request bodies ourselves (fastify's parsers are off) so that every content-type,
 // size and syntax problem gets Meilisearch's error, after authentication.
 import type { FastifyRequest } from 'fastify';
-import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+import zlib, { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import type { Readable } from 'node:stream';
 import { ApiError } from '../api/errors/index.ts';
 import { JsonSyntaxError, parseJson, type ParsedJson } from '../api/validate/json.ts';
@@ -18,6 +18,11 @@ export function bodyStream(req: FastifyRequest): Readable {
       return raw.pipe(createInflate());
     case 'br':
       return raw.pipe(createBrotliDecompress());
+    case 'zstd': {
+      // Node 22.15 and later; before it (and in Meilisearch 1.50) the body is read as it is
+      const zstd = (zlib as { createZstdDecompress?: () => NodeJS.ReadWriteStream }).createZstdDecompress;
+      return zstd === undefined ? raw : (raw.pipe(zstd()) as unknown as Readable);
+    }
     default:
       return raw;
   }
