@@ -36,7 +36,6 @@ test('options Muninn cannot act on yet stop the start, naming the option', () =>
   const cases: { argv: string[]; env?: Record<string, string>; names: string; why: RegExp }[] = [
     { argv: ['--task-webhook-url', 'https://example.com/hook'], names: "'--task-webhook-url <URL>'", why: /webhooks/ },
     { argv: ['--task-webhook-authorization-header', 'Bearer x'], names: "'--task-webhook-authorization-header <VALUE>'", why: /webhooks/ },
-    { argv: ['--experimental-enable-metrics'], names: "'--experimental-enable-metrics'", why: /\/metrics route/ },
     { argv: ['--experimental-enable-logs-route'], names: "'--experimental-enable-logs-route'", why: /\/logs\/stream/ },
     { argv: ['--experimental-personalization-api-key', 'k'], names: "'--experimental-personalization-api-key <KEY>'", why: /personalize/ },
     { argv: S3, names: "'--s3-bucket-url <URL>'", why: /S3/ },

@@ -8,7 +8,6 @@ import type { CliOutcome } from './parse.ts';
 const NOT_SUPPORTED: ReadonlyArray<readonly [keyof Options, string]> = [
   ['taskWebhookUrl', 'Muninn does not call task webhooks yet'],
   ['taskWebhookAuthorizationHeader', 'Muninn does not call task webhooks yet'],
-  ['experimentalEnableMetrics', 'Muninn has no /metrics route yet'],
   ['experimentalEnableLogsRoute', 'Muninn has no /logs/stream and /logs/stderr routes yet'],
   ['experimentalPersonalizationApiKey', 'Muninn does not personalize searches'],
   ...(

@@ -9,7 +9,8 @@ import type { Instance } from '../instance/index.ts';
 import { authenticate } from './auth-hook.ts';
 import type { HttpContext } from './context.ts';
 import { formatByteSize } from '../cli/index.ts';
-import { registerServiceRoutes } from './routes/service.ts';
+import { databaseSizes, registerServiceRoutes } from './routes/service.ts';
+import { Metrics } from './metrics.ts';
 import { registerKeyRoutes } from './routes/keys.ts';
 import { registerIndexRoutes } from './routes/indexes.ts';
 import { registerDocumentRoutes } from './routes/documents.ts';
@@ -52,7 +53,15 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     payloadLimit: opts.payloadSizeLimit,
     payloadLimitText: formatByteSize(opts.payloadSizeLimit),
     searchPool: opts.searchPool ?? null,
+    metrics: null as unknown as Metrics,
   };
+  ctx.metrics = new Metrics(opts.instance, () => databaseSizes(ctx));
+  // every answered request is counted, by route pattern (Meilisearch counts with the feature off too)
+  app.addHook('onResponse', async (req, reply) => {
+    const pattern = req.routeOptions.url;
+    if (req.method === 'OPTIONS') return;
+    ctx.metrics.observe(req.method, pattern === undefined ? null : pattern, req.url.split('?')[0]!, reply.statusCode, reply.elapsedTime / 1000);
+  });
 
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', (_req, _payload, done) => done(null, undefined));

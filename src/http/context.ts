@@ -5,6 +5,7 @@ import type { FastifyReply } from 'fastify';
 import type { AuthContext } from '../auth/index.ts';
 import type { Instance } from '../instance/index.ts';
 import type { RouteAuth } from './auth-hook.ts';
+import type { Metrics } from './metrics.ts';
 
 export interface HttpContext {
   instance: Instance;
@@ -13,6 +14,8 @@ export interface HttpContext {
   payloadLimitText: string;
   /** threads searches may run on besides this one (none: every search runs here) */
   searchPool: SearchPool | null;
+  /** the Prometheus metrics of `GET /metrics` */
+  metrics: Metrics;
 }
 
 declare module 'fastify' {

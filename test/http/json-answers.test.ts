@@ -58,7 +58,8 @@ test('every GET route answers application/json with a JSON body', async () => {
   const params: Record<string, string> = { indexUid: uid, documentId: '1', key: keyUid, taskUid: String(task.uid), batchUid: String(task.batchUid) };
   // a finished task keeps no documents: that route answers its JSON error (it answers NDJSON otherwise)
   // the similar route needs `id` and `embedder`: its JSON error
-  const status: Record<string, number> = { '/tasks/:taskUid/documents': 404, '/indexes/:indexUid/similar': 400 };
+  // /metrics answers Prometheus text, but only with its feature on: off, its JSON error
+  const status: Record<string, number> = { '/tasks/:taskUid/documents': 404, '/indexes/:indexUid/similar': 400, '/metrics': 400 };
   for (const route of routes) {
     const path = route.replace(/:(\w+)/g, (_, name: string) => params[name] ?? assert.fail(`no value for :${name} in ${route}`));
     const res = await get(path);

@@ -7,8 +7,27 @@ import { parseQueryString } from '../../api/validate/query.ts';
 import { FEATURE_KEYS, type FeatureKey } from '../../tasks/features.ts';
 import { API_VERSION } from '../../instance/index.ts';
 import type { HttpContext } from '../context.ts';
+import { ApiError } from '../../api/errors/index.ts';
 import { readJson } from '../body.ts';
 import { indexStats } from './indexes.ts';
+
+/** `databaseSize` and `usedDatabaseSize` of GET /stats: every environment of the instance. */
+export function databaseSizes(ctx: HttpContext): { databaseSize: number; usedDatabaseSize: number } {
+  const { instance } = ctx;
+  let databaseSize = 0;
+  let usedDatabaseSize = 0;
+  const envs = [instance.queue.env, instance.keys.env];
+  for (const uid of instance.queue.indexUids()) {
+    const index = instance.indexes.get(uid);
+    if (index) envs.push(index.env);
+  }
+  for (const env of envs) {
+    const s = env.sizes();
+    databaseSize += s.fileBytes;
+    usedDatabaseSize += s.usedBytes;
+  }
+  return { databaseSize, usedDatabaseSize };
+}
 
 export function registerServiceRoutes(app: FastifyInstance, ctx: HttpContext): void {
   const { instance } = ctx;
@@ -28,21 +47,12 @@ export function registerServiceRoutes(app: FastifyInstance, ctx: HttpContext): v
 
   app.get('/stats', { config: { auth: { action: 'stats.get' } } }, async (req) => {
     const opts = parseStatsQuery(parseQueryString(req.url.split('?')[1] ?? ''));
-    let databaseSize = 0;
-    let usedDatabaseSize = 0;
-    for (const env of [instance.queue.env, instance.keys.env]) {
-      const s = env.sizes();
-      databaseSize += s.fileBytes;
-      usedDatabaseSize += s.usedBytes;
-    }
+    const { databaseSize, usedDatabaseSize } = databaseSizes(ctx);
     const indexes: Record<string, unknown> = {};
     let lastUpdate: number | null = null;
     for (const uid of instance.queue.indexUids()) {
       const index = instance.indexes.get(uid);
       if (!index) continue;
-      const sizes = index.diskSizes();
-      databaseSize += sizes.fileBytes;
-      usedDatabaseSize += sizes.usedBytes;
       if (!req.auth.canSeeIndex(uid)) continue;
       const updatedAt = index.meta().updatedAt;
       if (lastUpdate === null || updatedAt > lastUpdate) lastUpdate = updatedAt;
@@ -55,6 +65,15 @@ export function registerServiceRoutes(app: FastifyInstance, ctx: HttpContext): v
       lastUpdate: lastUpdate === null ? null : formatDate(lastUpdate),
       indexes,
     };
+  });
+
+  // the key must reach every index: the global action's rule of the auth hook (auth-keys.md §6)
+  app.get('/metrics', { config: { auth: { action: 'metrics.get' } } }, async (_req, reply) => {
+    if (!instance.features.get().metrics) {
+      throw new ApiError('feature_not_enabled', 'Getting metrics requires enabling the `metrics` experimental feature. See https://github.com/meilisearch/product/discussions/625');
+    }
+    reply.header('content-type', 'text/plain; version=0.0.4');
+    return reply.send(await ctx.metrics.text());
   });
 
   app.get('/experimental-features', { config: { auth: { action: 'experimental.get' } } }, async () => instance.features.get());
