@@ -15,6 +15,7 @@ import { vectorsGlove } from './vectors-glove.ts';
 import { vectorsLibrary } from './vectors-library.ts';
 import { hybridFiori } from './hybrid-fiori.ts';
 import { dumpCities } from './dump-cities.ts';
+import { compressionMovies } from './compression-movies.ts';
 
 export const workloads: Record<string, Workload> = Object.fromEntries(
   [
@@ -34,5 +35,6 @@ export const workloads: Record<string, Workload> = Object.fromEntries(
     vectorsLibrary,
     hybridFiori,
     dumpCities,
+    compressionMovies,
   ].map((w) => [w.name, w]),
 );
