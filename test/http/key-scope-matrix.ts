@@ -128,6 +128,7 @@ export const ROUTES: RouteCase[] = [
   route('GET /batches/{batch of uid}', 'tasks.get', (t, s) => ({ path: `/batches/${s.batchOf[t]}` })),
   // the experimental feature is off: the answer shows the authorization only
   route('POST /tasks/compact', 'tasks.compact', () => ({ path: '/tasks/compact' })),
+  route('GET /metrics', 'metrics.get', () => ({ path: '/metrics' })),
 
   route('POST /indexes/{uid}/compact', 'indexes.compact', (t) => ({ path: `/indexes/${t}/compact` })),
   route('POST /dumps', 'dumps.create', () => ({ path: '/dumps' })),

@@ -750,6 +750,22 @@ const EXPECTED: [string[], string][] = [
       * export: 200
     `,
   ],
+  [
+    [
+      'GET /metrics',
+    ],
+    `
+      movies *: 403 invalid_api_key
+      movies *.get: 403 invalid_api_key
+      movies metrics.get: key refused 400 index_scoped_api_key_with_global_action
+      mov* *: 403 invalid_api_key
+      mov* *.get: 403 invalid_api_key
+      mov* metrics.get: key refused 400 index_scoped_api_key_with_global_action
+      * *: 400 feature_not_enabled
+      * *.get: 400 feature_not_enabled
+      * metrics.get: 400 feature_not_enabled
+    `,
+  ],
 ];
 
 /** The expected text of one route, without the template's indentation. */
