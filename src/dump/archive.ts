@@ -4,6 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import * as tar from 'tar';
+import { fsyncPath } from '../engine/files.ts';
 
 /** Packs every entry of `staging` (as `./<entry>`) into `target`, atomically; `mode` is applied before the rename. */
 export async function packDirectory(staging: string, target: string, opts: { mode?: number } = {}): Promise<void> {
@@ -12,19 +13,14 @@ export async function packDirectory(staging: string, target: string, opts: { mod
   const entries = fs.readdirSync(staging).sort().map((e) => `./${e}`);
   try {
     await tar.create({ gzip: { level: 6 }, file: temp, cwd: staging, portable: true }, entries);
-    const fd = fs.openSync(temp, 'r');
-    try {
-      fs.fsyncSync(fd);
-    } finally {
-      fs.closeSync(fd);
-    }
+    fsyncPath(temp);
     if (opts.mode !== undefined) fs.chmodSync(temp, opts.mode);
     fs.renameSync(temp, target);
   } catch (err) {
     fs.rmSync(temp, { force: true });
     throw err;
   }
-  fsyncDir(dir);
+  fsyncPath(dir, { directory: true });
 }
 
 /** Unpacks a gzip tar into `dir` (created if missing); entries may not leave it. */
@@ -38,18 +34,5 @@ export function removeStaleStaging(dir: string): void {
   if (!fs.existsSync(dir)) return;
   for (const entry of fs.readdirSync(dir)) {
     if (entry.startsWith('.tmp-')) fs.rmSync(path.join(dir, entry), { recursive: true, force: true });
-  }
-}
-
-export function fsyncDir(dir: string): void {
-  try {
-    const fd = fs.openSync(dir, 'r');
-    try {
-      fs.fsyncSync(fd);
-    } finally {
-      fs.closeSync(fd);
-    }
-  } catch {
-    // not every platform can fsync a directory
   }
 }

@@ -8,3 +8,4 @@ export { taskFromDump, taskToDump, type DumpTaskContext } from './tasks.ts';
 export { batchFromDump, batchToDump } from './batches.ts';
 export { keyFromDump, keyToDump } from './keys.ts';
 export { dumpUid } from './name.ts';
+export { settingsFromDump } from './settings.ts';

@@ -1,7 +1,7 @@
 // Tasks in `tasks/queue.jsonl` (dumps-snapshots.md §2): camelCase top-level keys, `type` an
 // externally tagged enum with camelCase variants and snake_case fields, `details` tagged with
 // PascalCase variants and snake_case fields; null optional keys left out.
-import { enqueuedDetails, type Details } from '../api/tasks/details.ts';
+import { enqueuedDetails, maskSettingsSecrets, type Details } from '../api/tasks/details.ts';
 import { formatByteSize } from '../api/format/time.ts';
 import { payloadSize } from '../api/export/index.ts';
 import type { ErrorBody } from '../api/errors/index.ts';
@@ -9,6 +9,8 @@ import type { Task, TaskKind, TaskStatus } from '../api/tasks/model.ts';
 import { TASK_STATUSES } from '../api/tasks/model.ts';
 import { DumpError, formatDate, parseDate, parseOptionalDate } from './dates.ts';
 import { keyFromDump, keyToDump, type DumpKey } from './keys.ts';
+import { settingsFromDump } from './settings.ts';
+import { versionTriple } from '../engine/version.ts';
 import type { ApiKey } from '../auth/key-store.ts';
 
 type Obj = Record<string, unknown>;
@@ -79,7 +81,7 @@ function exportToDump(payload: Obj): Obj {
   return { url: payload.url ?? null, api_key: payload.apiKey ?? null, payload_size: size, indexes: payload.indexes ?? {} };
 }
 
-/** Field names of each details variant, in Meilisearch's order, as [snake_case, camelCase]. */
+/** Field names (snake_case) of each details variant, in Meilisearch's order. */
 const DETAIL_FIELDS: Record<string, readonly string[]> = {
   DocumentAdditionOrUpdate: ['received_documents', 'indexed_documents'],
   DocumentDeletion: ['provided_ids', 'deleted_documents'],
@@ -153,10 +155,14 @@ function detailsToDump(task: Task): Obj | null {
   return { [variant]: fields };
 }
 
+/** `[major, minor, patch]` of a `v`-prefixed version of the details, null when it is not one. */
 function versionOf(v: unknown): number[] | null {
   if (typeof v !== 'string') return null;
-  const parts = v.replace(/^v/, '').split('.').map(Number);
-  return parts.length === 3 && parts.every((p) => Number.isInteger(p)) ? parts : null;
+  try {
+    return versionTriple(v.replace(/^v/, ''));
+  } catch {
+    return null;
+  }
 }
 
 // ---- reading ----
@@ -184,7 +190,8 @@ export function taskFromDump(line: Obj, ctx: DumpTaskContext): Task {
     status: status as TaskStatus,
     kind,
     canceledBy: line.canceledBy === null || line.canceledBy === undefined ? null : uint(line.canceledBy, 'canceledBy'),
-    details: detailsFromDump(kind, indexUid, dumpDetails),
+    // a settings task shows the settings as they were sent (secrets masked), not the parsed patch
+    details: kind.kind === 'settingsUpdate' ? maskSettingsSecrets(rawSettings(line.type)) : detailsFromDump(kind, indexUid, dumpDetails),
     error: errorFromDump(line.error),
     enqueuedAt: parseDate(line.enqueuedAt, 'enqueuedAt'),
     startedAt: parseOptionalDate(line.startedAt, 'startedAt'),
@@ -233,7 +240,7 @@ function kindFromDump(type: unknown, uid: number, indexUid: string | null, ctx: 
     case 'settings':
       return {
         kind: 'settingsUpdate',
-        settings: isObj(f.settings) ? f.settings : {},
+        settings: settingsOfTask(f.settings),
         isDeletion: f.is_deletion === true,
         allowIndexCreation: f.allow_index_creation !== false,
       };
@@ -274,6 +281,25 @@ function kindFromDump(type: unknown, uid: number, indexUid: string | null, ctx: 
   }
 }
 
+/** The settings a dumped settings task carries, as written. */
+function rawSettings(type: unknown): Obj {
+  const inner = isObj(type) && isObj(type.settings) ? type.settings : {};
+  return isObj(inner.settings) ? inner.settings : {};
+}
+
+/**
+ * A settings task's payload as the patch the processors expect (defaults of nested settings filled
+ * in); one that does not parse is kept as written (a finished task's record).
+ */
+function settingsOfTask(settings: unknown): Record<string, unknown> {
+  if (!isObj(settings)) return {};
+  try {
+    return settingsFromDump(settings).patch;
+  } catch {
+    return settings;
+  }
+}
+
 /** The API details of an imported task: the enqueued shape of its kind, filled from the dump's counts. */
 function detailsFromDump(kind: TaskKind, indexUid: string | null, dump: Obj | null): Details | null {
   const inner = dump !== null ? Object.values(dump)[0] : undefined;
@@ -284,7 +310,7 @@ function detailsFromDump(kind: TaskKind, indexUid: string | null, dump: Obj | nu
     ...(kind.kind === 'upgradeDatabase' && Array.isArray(fields.to) ? { targetVersion: fields.to.map(Number) as [number, number, number] } : {}),
   });
   if (base === null) return null;
-  if (kind.kind === 'settingsUpdate' || kind.kind === 'export' || kind.kind === 'upgradeDatabase') return base;
+  if (kind.kind === 'export' || kind.kind === 'upgradeDatabase') return base;
   const out: Details = { ...base };
   for (const [snake, value] of Object.entries(fields)) {
     const key = camel(snake);

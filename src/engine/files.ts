@@ -2,6 +2,27 @@
 // over the target; large line-based ones read in chunks.
 import fs from 'node:fs';
 
+/**
+ * Makes a file's content, or a directory's entries, durable. A directory that cannot be fsynced (not
+ * every platform allows it) is left as it is.
+ */
+export function fsyncPath(file: string, opts: { directory?: boolean } = {}): void {
+  let fd: number;
+  try {
+    fd = fs.openSync(file, 'r');
+  } catch (err) {
+    if (opts.directory) return;
+    throw err;
+  }
+  try {
+    fs.fsyncSync(fd);
+  } catch (err) {
+    if (!opts.directory) throw err;
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
 /** Writes a file through a temporary name and a rename, fsynced. */
 export function writeAtomically(file: string, content: string): void {
   const tmp = `${file}.tmp-${process.pid}`;

@@ -103,9 +103,8 @@ export class Metrics {
   }
 }
 
-/** Index uids tasks name that no longer exist (their counts still show). */
+/** Index uids tasks name, including indexes that no longer exist (their counts still show). */
 function indexesOfTasks(instance: Instance): string[] {
-  const out: string[] = [];
-  for (const name of instance.queue.bitmaps.keys()) if (typeof name === 'string' && name.startsWith('index:')) out.push(name.slice('index:'.length));
-  return out;
+  // the `index:` bitmaps only (`;` sorts right after `:`), not every batch's bitmap
+  return [...instance.queue.bitmaps.keys({ start: 'index:', end: 'index;' })].map((name) => name.slice('index:'.length));
 }

@@ -6,6 +6,7 @@ import { Authorizer, KeyStore } from '../auth/index.ts';
 import { ApiError } from '../api/errors/index.ts';
 import { Bitmap, bitmapFrom } from '../engine/bitmap/index.ts';
 import { STORAGE_VERSION, versionTriple } from '../engine/version.ts';
+import { fsyncPath } from '../engine/files.ts';
 import { enqueuedDetails } from '../api/tasks/details.ts';
 import { IndexRegistry } from '../tasks/index-registry.ts';
 import { TaskQueue, type NewTask } from '../tasks/queue.ts';
@@ -227,13 +228,9 @@ export class Instance {
     fs.rmSync(staging, { recursive: true, force: true });
     await this.queue.env.copyTo(staging, true);
     const copy = path.join(staging, 'data.mdb');
-    const fd = fs.openSync(copy, 'r');
-    try {
-      fs.fsyncSync(fd);
-    } finally {
-      fs.closeSync(fd);
-    }
+    fsyncPath(copy);
     fs.renameSync(copy, live);
+    fsyncPath(this.dataDir.tasks, { directory: true });
     fs.rmSync(staging, { recursive: true, force: true });
     return { preBytes, postBytes: fs.statSync(live).size };
   }

@@ -3,8 +3,8 @@
 // go through the same processors as tasks do (embeddings given in `_vectors` are kept); the tasks
 // and batches are stored as they were, uids included, and enqueued ones get their payload back.
 import fs from 'node:fs';
-import { DumpError, type DumpReader, parseDate, taskFromDump, batchFromDump, readLines } from '../dump/index.ts';
-import { parseSettingsPatch, SETTING_NAMES } from '../api/settings/index.ts';
+import { DumpError, type DumpIndex, type DumpReader, parseDate, taskFromDump, batchFromDump, settingsFromDump } from '../dump/index.ts';
+import { readLineBuffers } from '../engine/files.ts';
 import { Extractor } from '../engine/indexing/extract/extractor.ts';
 import { nowMicros } from '../engine/time.ts';
 import type { IndexRegistry } from './index-registry.ts';
@@ -18,7 +18,6 @@ import type { ProcessContext } from './processors/context.ts';
 /** Task uids of the import's own operations: above any real uid, never stored in the queue. */
 const SETTINGS_TASK = 0xffff_fffe;
 const DOCUMENTS_TASK = 0xffff_fffd;
-const ALL_FEATURES = { chatCompletions: true, foreignKeys: true, compositeEmbedders: true, multimodal: true };
 
 export interface ImportTarget {
   queue: TaskQueue;
@@ -33,7 +32,7 @@ export async function importIndexes(dump: DumpReader, target: ImportTarget): Pro
   const imported: string[] = [];
   try {
     for (const entry of dump.indexes()) {
-      await importIndex(entry, dump, target, extractor);
+      await importIndex(entry, target, extractor);
       imported.push(entry.uid);
     }
   } finally {
@@ -42,7 +41,7 @@ export async function importIndexes(dump: DumpReader, target: ImportTarget): Pro
   return imported;
 }
 
-async function importIndex(entry: ReturnType<DumpReader['indexes']>[number], _dump: DumpReader, target: ImportTarget, extractor: Extractor): Promise<void> {
+async function importIndex(entry: DumpIndex, target: ImportTarget, extractor: Extractor): Promise<void> {
   const { queue, registry, files } = target;
   if (registry.exists(entry.uid)) throw new DumpError(`index \`${entry.uid}\` appears twice in the dump`);
   const createdAt = parseDate(entry.createdAt, `indexes/${entry.uid}/metadata.json createdAt`);
@@ -74,8 +73,9 @@ async function importIndex(entry: ReturnType<DumpReader['indexes']>[number], _du
   }
 
   if (fs.existsSync(entry.documentsFile)) {
+    // the lines the payload reader will read (update-files.ts), not decoded
     let count = 0;
-    for (const _line of readLines(entry.documentsFile)) count++;
+    for (const _line of readLineBuffers(entry.documentsFile)) count++;
     if (count > 0) {
       const { uuid: contentFile, path: payload } = files.reserve();
       fs.renameSync(entry.documentsFile, payload);
@@ -108,13 +108,10 @@ async function importIndex(entry: ReturnType<DumpReader['indexes']>[number], _du
 
 /** The dump's settings as a settings patch; settings Muninn does not know are left out with a warning. */
 function settingsPatch(uid: string, settings: Record<string, unknown>, log: ImportTarget['log']): Record<string, unknown> {
-  const known: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(settings)) {
-    if ((SETTING_NAMES as readonly string[]).includes(key)) known[key] = value;
-    else log?.('warn', `index \`${uid}\`: the setting \`${key}\` of the dump is not known to Muninn and was left out`);
-  }
   try {
-    return parseSettingsPatch(known, { features: ALL_FEATURES }) as Record<string, unknown>;
+    const { patch, unknown } = settingsFromDump(settings);
+    for (const key of unknown) log?.('warn', `index \`${uid}\`: the setting \`${key}\` of the dump is not known to Muninn and was left out`);
+    return patch;
   } catch (err) {
     throw new DumpError(`index \`${uid}\`: its settings could not be imported: ${(err as Error).message}`);
   }
@@ -139,32 +136,9 @@ function internalTask(uid: number, indexUid: string, kind: TaskKind): Task {
 /** Stores the dump's batches and tasks as they were; enqueued document tasks get their payload. */
 export function importQueue(dump: DumpReader, target: ImportTarget): { tasks: number; batches: number } {
   const { queue, files } = target;
-  let batches = 0;
-  let tasks = 0;
-  const flushEvery = 10_000;
-  let pendingBatches = [];
-  for (const line of dump.batches()) {
-    pendingBatches.push(batchFromDump(line));
-    if (pendingBatches.length >= flushEvery) {
-      const chunk = pendingBatches;
-      queue.env.write(() => chunk.forEach((b) => queue.putBatch(b)));
-      batches += chunk.length;
-      pendingBatches = [];
-    }
-  }
-  const lastBatches = pendingBatches;
-  queue.env.write(() => lastBatches.forEach((b) => queue.putBatch(b)));
-  batches += lastBatches.length;
-
+  const batches = storeInChunks(target, map(dump.batches(), batchFromDump), (chunk) => chunk.forEach((b) => queue.putBatch(b)));
   let maxUid = -1;
-  let pending: Task[] = [];
-  const flush = () => {
-    const chunk = pending;
-    queue.env.write(() => queue.putTasks(chunk));
-    tasks += chunk.length;
-    pending = [];
-  };
-  for (const line of dump.tasks()) {
+  const read = map(dump.tasks(), (line) => {
     const task = taskFromDump(line, {
       contentFile: (uid) => {
         const reserved = files.reserve();
@@ -176,12 +150,35 @@ export function importQueue(dump: DumpReader, target: ImportTarget): { tasks: nu
     });
     if (task.status === 'processing') task.status = 'enqueued';
     maxUid = Math.max(maxUid, task.uid);
-    pending.push(task);
-    if (pending.length >= flushEvery) flush();
-  }
-  flush();
+    return task;
+  });
+  const tasks = storeInChunks(target, read, (chunk) => queue.putTasks(chunk));
   queue.env.write(() => {
     if (maxUid >= 0) queue.meta.put('nextTaskUid', Math.max(maxUid + 1, queue.nextUid('nextTaskUid')));
   });
   return { tasks, batches };
+}
+
+const CHUNK = 10_000;
+
+/** Writes the items in task-queue transactions of `CHUNK` items; returns how many there were. */
+function storeInChunks<T>(target: ImportTarget, items: Iterable<T>, put: (chunk: T[]) => void): number {
+  let chunk: T[] = [];
+  let count = 0;
+  const flush = () => {
+    const full = chunk;
+    chunk = [];
+    target.queue.env.write(() => put(full));
+    count += full.length;
+  };
+  for (const item of items) {
+    chunk.push(item);
+    if (chunk.length >= CHUNK) flush();
+  }
+  if (chunk.length > 0) flush();
+  return count;
+}
+
+function* map<T, U>(items: Iterable<T>, f: (item: T) => U): Generator<U> {
+  for (const item of items) yield f(item);
 }
