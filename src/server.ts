@@ -39,6 +39,7 @@ export function instanceOptions(options: Options, log?: InstanceOptions['log']):
     ...(options.importDump !== null
       ? { importDump: { path: options.importDump, ignoreMissing: options.ignoreMissingDump, ignoreIfDbExists: options.ignoreDumpIfDbExists } }
       : {}),
+    taskWebhook: options.taskWebhookUrl === null ? null : { url: options.taskWebhookUrl, authorization: options.taskWebhookAuthorizationHeader },
     forcedFeatures: {
       metrics: options.experimentalEnableMetrics,
       logsRoute: options.experimentalEnableLogsRoute,

@@ -15,6 +15,7 @@ import {
   positiveValue,
   scheduleSnapshotValue,
   stringValue,
+  urlValue,
   unsignedValue,
 } from './values.ts';
 
@@ -117,8 +118,8 @@ function table(): OptionSpec[] {
     flag('noAnalytics', 'no-analytics', { default: 'false', help: 'Disables telemetry. Muninn never sends telemetry or anything else, with or without this switch.' }),
     opt('httpPayloadSizeLimit', 'http-payload-size-limit', byteSizeValue, { value: 'SIZE', shape: 'bytes', default: '100 MB', help: 'Maximum accepted request body size.' }),
     opt('logLevel', 'log-level', logLevelValue, { value: 'LEVEL', default: 'INFO', help: 'Log verbosity: OFF, ERROR, WARN, INFO, DEBUG or TRACE.' }),
-    opt('taskWebhookUrl', 'task-webhook-url', stringValue, { value: 'URL', help: 'URL notified with the finished tasks after each batch. Not supported yet: Muninn refuses to start with it.' }),
-    opt('taskWebhookAuthorizationHeader', 'task-webhook-authorization-header', stringValue, { value: 'VALUE', help: 'Authorization header sent to the task webhook. Not supported yet: Muninn refuses to start with it.' }),
+    opt('taskWebhookUrl', 'task-webhook-url', urlValue, { value: 'URL', help: 'URL sent the finished tasks (gzip NDJSON) after each batch.' }),
+    opt('taskWebhookAuthorizationHeader', 'task-webhook-authorization-header', stringValue, { value: 'VALUE', help: 'Authorization header sent to the task webhook.' }),
     opt('configFilePath', 'config-file-path', stringValue, { value: 'PATH', default: './config.toml', help: 'TOML configuration file (keys are the option names in snake_case).' }),
   ];
 

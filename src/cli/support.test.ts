@@ -34,8 +34,6 @@ const S3 = ['--s3-bucket-url', 'https://s3', '--s3-bucket-region', 'r', '--s3-bu
 
 test('options Muninn cannot act on yet stop the start, naming the option', () => {
   const cases: { argv: string[]; env?: Record<string, string>; names: string; why: RegExp }[] = [
-    { argv: ['--task-webhook-url', 'https://example.com/hook'], names: "'--task-webhook-url <URL>'", why: /webhooks/ },
-    { argv: ['--task-webhook-authorization-header', 'Bearer x'], names: "'--task-webhook-authorization-header <VALUE>'", why: /webhooks/ },
     { argv: ['--experimental-enable-logs-route'], names: "'--experimental-enable-logs-route'", why: /\/logs\/stream/ },
     { argv: ['--experimental-personalization-api-key', 'k'], names: "'--experimental-personalization-api-key <KEY>'", why: /personalize/ },
     { argv: S3, names: "'--s3-bucket-url <URL>'", why: /S3/ },
@@ -52,8 +50,8 @@ test('options Muninn cannot act on yet stop the start, naming the option', () =>
 test('a refused option set in config.toml is named by its key', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'muninn-cli-support-file-'));
   made.push(dir);
-  fs.writeFileSync(path.join(dir, 'config.toml'), 'task_webhook_url = "https://example.com/hook"\n');
-  assert.match(refused([], {}, dir), /^Error: `task_webhook_url` \(in the ".*config\.toml" configuration file\) is not supported yet/);
+  fs.writeFileSync(path.join(dir, 'config.toml'), 'experimental_personalization_api_key = "k"\n');
+  assert.match(refused([], {}, dir), /^Error: `experimental_personalization_api_key` \(in the ".*config\.toml" configuration file\) is not supported yet/);
   // As in Meilisearch, import_dump has no effect in the file: it is not refused either.
   fs.writeFileSync(path.join(dir, 'config.toml'), 'import_dump = "a.dump"\nschedule_snapshot = false\n');
   assert.equal(launch([], {}, dir).kind, 'run');

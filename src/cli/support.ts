@@ -6,8 +6,6 @@ import type { CliOutcome } from './parse.ts';
 
 /** Options Muninn cannot act on yet: giving one stops the server at start. */
 const NOT_SUPPORTED: ReadonlyArray<readonly [keyof Options, string]> = [
-  ['taskWebhookUrl', 'Muninn does not call task webhooks yet'],
-  ['taskWebhookAuthorizationHeader', 'Muninn does not call task webhooks yet'],
   ['experimentalEnableLogsRoute', 'Muninn has no /logs/stream and /logs/stderr routes yet'],
   ['experimentalPersonalizationApiKey', 'Muninn does not personalize searches'],
   ...(

@@ -101,6 +101,17 @@ export function stringValue(raw: string): string {
   return raw;
 }
 
+/** `--task-webhook-url`: an absolute URL (the `url` crate's first reason when it is not one). */
+export function urlValue(raw: string): string {
+  if (!/^[A-Za-z][A-Za-z0-9+.-]*:/.test(raw)) throw new InvalidValue('relative URL without a base');
+  try {
+    new URL(raw);
+  } catch {
+    throw new InvalidValue('invalid URL');
+  }
+  return raw;
+}
+
 const LOG_LEVELS: readonly LogLevel[] = ['OFF', 'ERROR', 'WARN', 'INFO', 'DEBUG', 'TRACE'];
 
 /** `--log-level`, case-insensitive, with Meilisearch's own message. */

@@ -20,6 +20,7 @@ import { registerSearchRoutes } from './routes/search.ts';
 import { registerMultiSearchRoutes } from './routes/multi-search.ts';
 import { registerFacetSearchRoutes } from './routes/facet-search.ts';
 import { registerBackupRoutes } from './routes/backups.ts';
+import { registerWebhookRoutes } from './routes/webhooks.ts';
 import fastifyCompress from '@fastify/compress';
 import zlib from 'node:zlib';
 import type { HttpsSetup } from './tls.ts';
@@ -139,6 +140,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   registerMultiSearchRoutes(app, ctx);
   registerFacetSearchRoutes(app, ctx);
   registerBackupRoutes(app, ctx);
+  registerWebhookRoutes(app, ctx);
   await app.ready();
   return app;
 }

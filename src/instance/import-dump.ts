@@ -6,6 +6,8 @@ import path from 'node:path';
 import { DumpError, DumpReader, unpackArchive } from '../dump/index.ts';
 import { importIndexes, importQueue } from '../tasks/dump-import.ts';
 import { FEATURE_KEYS, type FeatureKey } from '../tasks/features.ts';
+import type { StoredWebhooks } from '../tasks/webhooks.ts';
+import { canonicalUuid } from '../auth/uuid.ts';
 import { StartupError, writeAtomically } from './data-dir.ts';
 import type { Instance } from './index.ts';
 
@@ -42,6 +44,21 @@ export async function importSnapshot(dbPath: string, file: string): Promise<void
   }
 }
 
+/** The webhooks of `webhooks.json` (`{"webhooks": {uuid: {url, headers}}}`), entries of another shape left out. */
+function webhooksFromDump(file: Record<string, unknown> | null): StoredWebhooks {
+  const out: StoredWebhooks = {};
+  const all = file?.webhooks;
+  if (all === null || typeof all !== 'object') return out;
+  for (const [uuid, w] of Object.entries(all as Record<string, unknown>)) {
+    const { url, headers } = (w ?? {}) as { url?: unknown; headers?: unknown };
+    if (typeof url !== 'string' || canonicalUuid(uuid) === null) continue;
+    const kept: Record<string, string> = {};
+    if (headers !== null && typeof headers === 'object') for (const [k, v] of Object.entries(headers)) if (typeof v === 'string') kept[k] = v;
+    out[canonicalUuid(uuid)!] = { url, headers: kept };
+  }
+  return out;
+}
+
 /** Imports the dump into the freshly created database of `instance`. */
 export async function importDump(instance: Instance, file: string): Promise<void> {
   const log = instance.options.log;
@@ -65,6 +82,8 @@ export async function importDump(instance: Instance, file: string): Promise<void
     const target = { queue: instance.queue, registry: instance.indexes, files: instance.files, ...(log ? { log } : {}) };
     const indexes = await importIndexes(dump, target);
     const counts = importQueue(dump, target);
+    // after the batches, so that webhooks are sent only what finishes from now on
+    instance.webhooks.replaceAll(webhooksFromDump(dump.webhooks()));
     await instance.queue.durable();
     log?.('info', `imported ${indexes.length} index(es), ${counts.tasks} task(s) and ${counts.batches} batch(es) from the dump`);
   } catch (err) {

@@ -16,6 +16,8 @@ import { UpdateFiles } from '../tasks/update-files.ts';
 import { openDataDir, STORAGE_FILE, writeAtomically, type DataDir } from './data-dir.ts';
 import { FeatureStore, type Features } from '../tasks/features.ts';
 import type { AllowedNetworks } from '../tasks/outgoing.ts';
+import { WebhookStore, type LaunchWebhook } from '../tasks/webhooks.ts';
+import { WebhookSender } from '../tasks/webhook-sender.ts';
 import { importDump, importSnapshot, shouldImport, type ImportDumpOptions } from './import-dump.ts';
 
 export { StartupError, API_VERSION } from './data-dir.ts';
@@ -43,6 +45,10 @@ export interface InstanceOptions {
   /** `--experimental-allowed-ip-networks`: what outgoing requests may reach beside global addresses */
   allowedNetworks?: AllowedNetworks;
   forcedFeatures?: Partial<Features>;
+  /** `--task-webhook-url` and its authorization header */
+  taskWebhook?: LaunchWebhook | null;
+  /** delivery timings (tests shorten them) */
+  webhookDelivery?: { timeoutMs?: number; attempts?: number; backoffMs?: number };
   /** queue limits of tasks.md §10 (defaults: 1,000,000 tasks, delete 100,000; 20 GiB task database) */
   taskQueue?: { maxTasks?: number; deleteCount?: number; maxDbBytes?: number };
   defaultFeatures?: Partial<Features>;
@@ -61,6 +67,8 @@ export class Instance {
   readonly keys: KeyStore;
   readonly auth: Authorizer;
   readonly features: FeatureStore;
+  readonly webhooks: WebhookStore;
+  readonly #webhookSender: WebhookSender;
   readonly startedAt = Date.now();
 
   private constructor(options: InstanceOptions, dataDir: DataDir) {
@@ -72,6 +80,12 @@ export class Instance {
     this.keys = KeyStore.open(dataDir.root, options.masterKey);
     this.auth = new Authorizer({ masterKey: options.masterKey, keys: this.keys });
     this.features = new FeatureStore(this.queue, options.forcedFeatures ?? {}, options.defaultFeatures ?? {});
+    this.webhooks = new WebhookStore(this.queue, options.taskWebhook ?? null);
+    this.#webhookSender = new WebhookSender(this.queue, this.webhooks, {
+      allowed: options.allowedNetworks ?? [],
+      ...options.webhookDelivery,
+      log: (level, message) => options.log?.(level, message),
+    });
     this.scheduler = new Scheduler({
       dataDir: dataDir.root,
       maxBatchedTasks: options.maxBatchedTasks === 0 ? 1 : options.maxBatchedTasks,
@@ -90,6 +104,7 @@ export class Instance {
     });
     this.scheduler.on('finished', () => {
       this.queue.env.refresh();
+      this.#webhookSender.notify();
       // the writer deletes index directories: let go of ours so their files are really freed
       this.indexes.closeUnmapped().catch((err) => options.log?.('error', `closing deleted indexes: ${String(err)}`));
     });
@@ -130,6 +145,8 @@ export class Instance {
       instance.scheduler.wake();
     }
     instance.#scheduleSnapshots(options.scheduleSnapshot ?? null);
+    // what the last run finished and did not send
+    instance.#webhookSender.notify();
     return instance;
   }
 
@@ -274,6 +291,9 @@ export class Instance {
   async close(): Promise<void> {
     if (this.#snapshotTimer) clearTimeout(this.#snapshotTimer);
     await this.scheduler.stop();
+    this.queue.env.refresh();
+    this.#webhookSender.notify();
+    await this.#webhookSender.close();
     await this.indexes.closeAll();
     await this.keys.close();
     await this.queue.close();

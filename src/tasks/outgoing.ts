@@ -1,4 +1,4 @@
-// Outgoing HTTP (export now; webhooks and embedders later): the one place that applies the
+// Outgoing HTTP (export and webhooks now; embedders later): the one place that applies the
 // private-network rule of `--experimental-allowed-ip-networks` (cli.md: by default only global
 // addresses may be reached; `any` lifts the rule; CIDRs open those networks), a timeout on every
 // attempt, and bounded retries with backoff, so that a stuck remote fails its task instead of

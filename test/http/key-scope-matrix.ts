@@ -44,6 +44,7 @@ export interface RouteCase {
   summary?(body: any): string;
 }
 
+const NO_WEBHOOK = 'e6883474-884a-44d6-b490-af574022876b';
 const sorted = (xs: Iterable<unknown>) => [...new Set([...xs].map(String))].sort().join(',');
 const indexList = (b: any) => `[${sorted((b.results ?? []).map((i: any) => i.uid))}]`;
 const taskIndexes = (b: any) => `[${sorted((b.results ?? []).map((t: any) => t.indexUid))}]`;
@@ -129,6 +130,12 @@ export const ROUTES: RouteCase[] = [
   // the experimental feature is off: the answer shows the authorization only
   route('POST /tasks/compact', 'tasks.compact', () => ({ path: '/tasks/compact' })),
   route('GET /metrics', 'metrics.get', () => ({ path: '/metrics' })),
+  // a webhook that does not exist: the answer shows the authorization only (404 once through)
+  route('GET /webhooks', 'webhooks.get', () => ({ path: '/webhooks' })),
+  route('POST /webhooks', 'webhooks.create', () => ({ path: '/webhooks', body: { url: 'http://127.0.0.1:9/hook' } })),
+  route('GET /webhooks/{uuid}', 'webhooks.get', () => ({ path: `/webhooks/${NO_WEBHOOK}` })),
+  route('PATCH /webhooks/{uuid}', 'webhooks.update', () => ({ path: `/webhooks/${NO_WEBHOOK}`, body: { url: 'http://127.0.0.1:9/other' } })),
+  route('DELETE /webhooks/{uuid}', 'webhooks.delete', () => ({ path: `/webhooks/${NO_WEBHOOK}` })),
 
   route('POST /indexes/{uid}/compact', 'indexes.compact', (t) => ({ path: `/indexes/${t}/compact` })),
   route('POST /dumps', 'dumps.create', () => ({ path: '/dumps' })),

@@ -766,6 +766,86 @@ const EXPECTED: [string[], string][] = [
       * metrics.get: 400 feature_not_enabled
     `,
   ],
+  [
+    [
+      'GET /webhooks',
+    ],
+    `
+      movies *: 403 invalid_api_key
+      movies *.get: 403 invalid_api_key
+      movies webhooks.get: key refused 400 index_scoped_api_key_with_global_action
+      mov* *: 403 invalid_api_key
+      mov* *.get: 403 invalid_api_key
+      mov* webhooks.get: key refused 400 index_scoped_api_key_with_global_action
+      * *: 200
+      * *.get: 200
+      * webhooks.get: 200
+    `,
+  ],
+  [
+    [
+      'GET /webhooks/{uuid}',
+    ],
+    `
+      movies *: 403 invalid_api_key
+      movies *.get: 403 invalid_api_key
+      movies webhooks.get: key refused 400 index_scoped_api_key_with_global_action
+      mov* *: 403 invalid_api_key
+      mov* *.get: 403 invalid_api_key
+      mov* webhooks.get: key refused 400 index_scoped_api_key_with_global_action
+      * *: 404 webhook_not_found
+      * *.get: 404 webhook_not_found
+      * webhooks.get: 404 webhook_not_found
+    `,
+  ],
+  [
+    [
+      'POST /webhooks',
+    ],
+    `
+      movies *: 403 invalid_api_key
+      movies *.get: 403 invalid_api_key
+      movies webhooks.create: key refused 400 index_scoped_api_key_with_global_action
+      mov* *: 403 invalid_api_key
+      mov* *.get: 403 invalid_api_key
+      mov* webhooks.create: key refused 400 index_scoped_api_key_with_global_action
+      * *: 201
+      * *.get: 403 invalid_api_key
+      * webhooks.create: 201
+    `,
+  ],
+  [
+    [
+      'PATCH /webhooks/{uuid}',
+    ],
+    `
+      movies *: 403 invalid_api_key
+      movies *.get: 403 invalid_api_key
+      movies webhooks.update: key refused 400 index_scoped_api_key_with_global_action
+      mov* *: 403 invalid_api_key
+      mov* *.get: 403 invalid_api_key
+      mov* webhooks.update: key refused 400 index_scoped_api_key_with_global_action
+      * *: 404 webhook_not_found
+      * *.get: 403 invalid_api_key
+      * webhooks.update: 404 webhook_not_found
+    `,
+  ],
+  [
+    [
+      'DELETE /webhooks/{uuid}',
+    ],
+    `
+      movies *: 403 invalid_api_key
+      movies *.get: 403 invalid_api_key
+      movies webhooks.delete: key refused 400 index_scoped_api_key_with_global_action
+      mov* *: 403 invalid_api_key
+      mov* *.get: 403 invalid_api_key
+      mov* webhooks.delete: key refused 400 index_scoped_api_key_with_global_action
+      * *: 404 webhook_not_found
+      * *.get: 403 invalid_api_key
+      * webhooks.delete: 404 webhook_not_found
+    `,
+  ],
 ];
 
 /** The expected text of one route, without the template's indentation. */

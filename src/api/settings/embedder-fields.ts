@@ -120,20 +120,3 @@ export function checkOpenAiModel(context: string, model: string, dimensions: unk
     );
   }
 }
-
-/** The reason the Rust `url` crate gives for an unparsable URL, or undefined when it parses. */
-export function urlParseError(url: string): string | undefined {
-  if (!/^[A-Za-z][A-Za-z0-9+.-]*:/.test(url)) return 'relative URL without a base';
-  try {
-    new URL(url);
-    return undefined;
-  } catch {
-    const m = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/([^/?#]*)/.exec(url);
-    const authority = m?.[1] ?? '';
-    const host = authority.replace(/^.*@/, '');
-    if (host === '' || host.startsWith(':')) return 'empty host';
-    if (/:[^\]]*$/.test(host) && !/:\d{0,5}$/.test(host)) return 'invalid port number';
-    if (/:(\d+)$/.test(host) && Number(/:(\d+)$/.exec(host)![1]) > 65535) return 'invalid port number';
-    return 'invalid domain character';
-  }
-}

@@ -5,13 +5,14 @@
 import { ApiError } from '../errors/index.ts';
 import {
   EMBEDDER_FIELDS, EMBEDDER_SOURCES, MANDATORY_FIELDS, NESTED_EMBEDDER_FIELDS, POOLINGS, SOURCES_FOR_FIELD,
-  checkOpenAiModel, missingForSource, unavailableField, urlParseError,
+  checkOpenAiModel, missingForSource, unavailableField,
   type EmbedderField, type EmbedderSource,
 } from './embedder-fields.ts';
 import {
   at, bool, isObj, missingField, num, obj, oneOf, sortedMap, str, uint, unknownField, valueError, type Obj,
 } from './deserr.ts';
 import type { EmbedderPatch, SettingsFeatures } from './types.ts';
+import { urlParseError } from '../validate/url.ts';
 import { setKey } from '../../engine/json.ts';
 
 const CODE = 'invalid_settings_embedders';

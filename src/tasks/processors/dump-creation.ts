@@ -10,6 +10,7 @@ import { vectorsOf } from '../../api/vectors/retrieve.ts';
 import { API_VERSION } from '../../api/version.ts';
 import { nowMicros } from '../../engine/time.ts';
 import { FeatureStore } from '../features.ts';
+import { storedWebhooks } from '../webhooks.ts';
 import { storedSettings } from '../index-settings.ts';
 import type { Task } from '../types.ts';
 import { Aborted, succeeded, type BatchResult, type ProcessContext } from './context.ts';
@@ -34,7 +35,7 @@ export async function processDumpCreation(task: Task, ctx: ProcessContext): Prom
       writer.writeKeys(kind.keys ?? []);
       writer.writeFeatures(new FeatureStore(ctx.queue, {}).get());
       writer.writeNetwork(DEFAULT_NETWORK);
-      writer.writeWebhooks({});
+      writer.writeWebhooks(storedWebhooks(ctx.queue));
     });
 
     ctx.trace.time('dumping the tasks', () => {
