@@ -9,6 +9,7 @@ import { buildApp } from './http/app.ts';
 import { loadTls, type TlsOptions } from './http/tls.ts';
 import { Instance } from './instance/index.ts';
 import { instanceOptions } from './server.ts';
+import { silentLogs } from './logger.ts';
 
 export interface MuninnOptions {
   /** data directory (default `./data.ms`) */
@@ -48,7 +49,7 @@ export class Muninn {
     const options: Options = parsed.options;
     const https = opts.ssl ? loadTls(opts.ssl) : undefined;
     const instance = await Instance.open(instanceOptions(options));
-    const app = await buildApp({ instance, payloadSizeLimit: options.httpPayloadSizeLimit, ...(https ? { https } : {}) });
+    const app = await buildApp({ instance, payloadSizeLimit: options.httpPayloadSizeLimit, logs: silentLogs(), ...(https ? { https } : {}) });
     return new Muninn(instance, app, options.masterKey);
   }
 

@@ -3,7 +3,7 @@
 import os from 'node:os';
 import { checkSupport, parseCli } from './cli/index.ts';
 import { StartupError } from './instance/index.ts';
-import { createLog } from './logger.ts';
+import { LogHub } from './logger.ts';
 import { startServer } from './server.ts';
 
 async function main(): Promise<void> {
@@ -16,10 +16,10 @@ async function main(): Promise<void> {
   const { options, warnings } = outcome;
   for (const w of warnings) process.stderr.write(`WARN: ${w}\n`);
   // Like Meilisearch, everything goes to stderr: the launch summary as plain text, then log lines.
-  const log = createLog({ level: options.logLevel, mode: options.experimentalLogsMode, write: (line) => process.stderr.write(line) });
+  const logs = new LogHub({ level: options.logLevel, mode: options.experimentalLogsMode, write: (line) => process.stderr.write(line) });
   let server;
   try {
-    server = await startServer(options, log);
+    server = await startServer(options, logs);
   } catch (err) {
     if (err instanceof StartupError) {
       process.stderr.write(`Error: ${err.message}\n`);

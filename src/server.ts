@@ -7,7 +7,7 @@ import { buildApp } from './http/app.ts';
 import { collectGarbage, whenQuiet } from './idle-release.ts';
 import { loadTls, type HttpsSetup } from './http/tls.ts';
 import { Instance, type InstanceOptions } from './instance/index.ts';
-import type { Log } from './logger.ts';
+import { silentLogs, type LogHub } from './logger.ts';
 
 export interface RunningServer {
   instance: Instance;
@@ -75,12 +75,12 @@ export function searchThreads(env: NodeJS.ProcessEnv, cores = os.availableParall
   return cores < 4 ? 0 : cores - 2;
 }
 
-const REQUEST_LEVELS = new Set(['INFO', 'DEBUG', 'TRACE']);
 /** ms without a request or a batch after which the server releases memory */
 const QUIET_MS = 5_000;
 
 /** Opens the data directory and serves the HTTP API (HTTPS with the TLS options) on `options.httpAddr`. */
-export async function startServer(options: Options, log: Log): Promise<RunningServer> {
+export async function startServer(options: Options, logs: LogHub = silentLogs()): Promise<RunningServer> {
+  const log = logs.log;
   // TLS files are checked before the database is opened: a typo in a path should not touch the data.
   const https = httpsOf(options);
   const instance = await Instance.open(instanceOptions(options, (level, message) => log({ level, target: 'muninn::instance', message })));
@@ -96,7 +96,7 @@ export async function startServer(options: Options, log: Log): Promise<RunningSe
       payloadSizeLimit: options.httpPayloadSizeLimit,
       ...(https ? { https } : {}),
       log,
-      logRequests: REQUEST_LEVELS.has(options.logLevel),
+      logs,
     });
     // a quiet server lets go of its read handles (their caches and mapped pages; the next read
     // reopens them in a few ms) and of its garbage (idle-release.ts)

@@ -163,7 +163,7 @@ function table(): OptionSpec[] {
 
   const experimental = [
     flag('experimentalEnableMetrics', 'experimental-enable-metrics', { default: 'false', help: 'Enable the GET /metrics route (the `metrics` experimental feature, always on).' }),
-    flag('experimentalEnableLogsRoute', 'experimental-enable-logs-route', { default: 'false', help: 'Enable the /logs/stream and /logs/stderr routes. Not supported yet: Muninn refuses to start with it.' }),
+    flag('experimentalEnableLogsRoute', 'experimental-enable-logs-route', { default: 'false', help: 'Enable the /logs/stream and /logs/stderr routes.' }),
     flag('experimentalContainsFilter', 'experimental-contains-filter', { default: 'false', help: 'Enable the CONTAINS and STARTS WITH filter operators.' }),
     flag('experimentalLegacySearchDefault', 'experimental-legacy-search-default', { env: 'MEILI_EXPERIMENTAL_LEGACY_SEARCH', default: 'false', help: 'Default value of the legacySearch runtime feature.' }),
     opt('experimentalLogsMode', 'experimental-logs-mode', logsModeValue, { value: 'MODE', default: 'human', help: 'Log format: `human` or `json`.' }),

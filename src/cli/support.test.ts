@@ -34,7 +34,6 @@ const S3 = ['--s3-bucket-url', 'https://s3', '--s3-bucket-region', 'r', '--s3-bu
 
 test('options Muninn cannot act on yet stop the start, naming the option', () => {
   const cases: { argv: string[]; env?: Record<string, string>; names: string; why: RegExp }[] = [
-    { argv: ['--experimental-enable-logs-route'], names: "'--experimental-enable-logs-route'", why: /\/logs\/stream/ },
     { argv: ['--experimental-personalization-api-key', 'k'], names: "'--experimental-personalization-api-key <KEY>'", why: /personalize/ },
     { argv: S3, names: "'--s3-bucket-url <URL>'", why: /S3/ },
     { argv: ['--experimental-s3-max-in-flight-parts', '3'], names: "'--experimental-s3-max-in-flight-parts <N>'", why: /S3/ },

@@ -6,7 +6,6 @@ import type { CliOutcome } from './parse.ts';
 
 /** Options Muninn cannot act on yet: giving one stops the server at start. */
 const NOT_SUPPORTED: ReadonlyArray<readonly [keyof Options, string]> = [
-  ['experimentalEnableLogsRoute', 'Muninn has no /logs/stream and /logs/stderr routes yet'],
   ['experimentalPersonalizationApiKey', 'Muninn does not personalize searches'],
   ...(
     [

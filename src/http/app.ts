@@ -7,7 +7,7 @@ import { ApiError, toApiError } from '../api/errors/index.ts';
 import type { SearchPool } from '../api/search/pool.ts';
 import type { Instance } from '../instance/index.ts';
 import { authenticate } from './auth-hook.ts';
-import type { HttpContext } from './context.ts';
+import type { HttpContext, LogControl } from './context.ts';
 import { formatByteSize } from '../cli/index.ts';
 import { databaseSizes, registerServiceRoutes } from './routes/service.ts';
 import { Metrics } from './metrics.ts';
@@ -21,6 +21,7 @@ import { registerMultiSearchRoutes } from './routes/multi-search.ts';
 import { registerFacetSearchRoutes } from './routes/facet-search.ts';
 import { registerBackupRoutes } from './routes/backups.ts';
 import { registerWebhookRoutes } from './routes/webhooks.ts';
+import { registerLogRoutes } from './routes/logs.ts';
 import fastifyCompress from '@fastify/compress';
 import zlib from 'node:zlib';
 import type { HttpsSetup } from './tls.ts';
@@ -36,6 +37,8 @@ export interface AppOptions {
   log?: (record: HttpLogRecord) => void;
   /** one INFO line per request (default true with `log`; false spares the per-request hook) */
   logRequests?: boolean;
+  /** the filters and the stream of the /logs routes (none: they cannot open a stream) */
+  logs?: LogControl;
   /** search threads beside the HTTP thread (none: searches run on it); the caller owns it */
   searchPool?: SearchPool;
 }
@@ -56,6 +59,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     payloadLimitText: formatByteSize(opts.payloadSizeLimit),
     searchPool: opts.searchPool ?? null,
     metrics: null as unknown as Metrics,
+    logs: opts.logs ?? null,
   };
   ctx.metrics = new Metrics(opts.instance, () => databaseSizes(ctx));
   // every answered request is counted, by route pattern (Meilisearch counts with the feature off too)
@@ -89,7 +93,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   if (opts.https) opts.https.install(app.server as unknown as import('node:tls').Server);
   const log = opts.log ?? (() => {});
   if (opts.log && opts.logRequests !== false) {
+    const logs = opts.logs;
     app.addHook('onResponse', async (req, reply) => {
+      if (logs !== undefined && !logs.wants('info', 'muninn::http')) return;
       log({ level: 'info', target: 'muninn::http', message: 'close', fields: { 'time.busy': formatElapsed(reply.elapsedTime) }, span: requestSpan(req, reply.statusCode) });
     });
   }
@@ -141,6 +147,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   registerFacetSearchRoutes(app, ctx);
   registerBackupRoutes(app, ctx);
   registerWebhookRoutes(app, ctx);
+  registerLogRoutes(app, ctx);
   await app.ready();
   return app;
 }

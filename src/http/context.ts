@@ -6,6 +6,27 @@ import type { AuthContext } from '../auth/index.ts';
 import type { Instance } from '../instance/index.ts';
 import type { RouteAuth } from './auth-hook.ts';
 import type { Metrics } from './metrics.ts';
+import type { LogFilter, LogStreamRequest } from '../api/logs/index.ts';
+
+/** Where the lines of the log stream go. */
+export interface LogSink {
+  write(line: string): void;
+  /** the stream ended (`DELETE /logs/stream`, or the reader left) */
+  end(): void;
+}
+
+export interface LogStream {
+  close(): void;
+}
+
+/** The server's logs as the /logs routes change them (implemented by the composition root's hub). */
+export interface LogControl {
+  wants(level: 'error' | 'warn' | 'info' | 'debug' | 'trace', target: string): boolean;
+  setStderrFilter(filter: LogFilter): void;
+  /** the one stream (null: one is open already) */
+  openStream(request: LogStreamRequest, sink: LogSink): LogStream | null;
+  closeStream(): void;
+}
 
 export interface HttpContext {
   instance: Instance;
@@ -16,6 +37,8 @@ export interface HttpContext {
   searchPool: SearchPool | null;
   /** the Prometheus metrics of `GET /metrics` */
   metrics: Metrics;
+  /** the log filters and stream of the /logs routes (none: they answer as if no stream could open) */
+  logs: LogControl | null;
 }
 
 declare module 'fastify' {

@@ -41,7 +41,7 @@ export async function startTestServer(opts: { masterKey?: string | null; args?: 
   if (masterKey !== null) argv.push('--master-key', masterKey);
   const parsed = parseCli({ argv, env: {}, cwd: dbPath, totalMemory: os.totalmem(), cpuCount: os.cpus().length });
   if (parsed.kind !== 'run') throw new Error(`bad test options: ${parsed.stderr}`);
-  const server = await startServer(parsed.options, () => {});
+  const server = await startServer(parsed.options);
   const url = server.url;
   const clientWith = (apiKey: string | undefined) => new Meilisearch({ host: url, ...(apiKey !== undefined ? { apiKey } : {}), defaultWaitOptions: { timeout: 20_000, interval: 10 } });
   return {

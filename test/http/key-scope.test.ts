@@ -753,6 +753,9 @@ const EXPECTED: [string[], string][] = [
   [
     [
       'GET /metrics',
+      'POST /logs/stream',
+      'DELETE /logs/stream',
+      'POST /logs/stderr',
     ],
     `
       movies *: 403 invalid_api_key

@@ -36,7 +36,7 @@ async function startTls(args: string[]): Promise<RunningServer & { dbPath: strin
   try {
     const outcome = checkSupport(parseCli({ argv: ['--db-path', dbPath, '--http-addr', '127.0.0.1:0', '--log-level', 'OFF', ...args], env: {}, cwd: dbPath }));
     if (outcome.kind !== 'run') throw new Error(outcome.stderr);
-    const server = await startServer(outcome.options, () => {});
+    const server = await startServer(outcome.options);
     return Object.assign(server, { dbPath });
   } catch (err) {
     // a refused start leaves nothing behind either
