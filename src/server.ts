@@ -97,6 +97,11 @@ export async function startServer(options: Options, logs: LogHub = silentLogs())
       ...(https ? { https } : {}),
       log,
       logs,
+      searchQueue: {
+        capacity: options.experimentalSearchQueueSize,
+        permits: os.availableParallelism() * options.experimentalNbSearchesPerCore,
+        dropAfterMs: options.experimentalDropSearchAfter * 1000,
+      },
     });
     // a quiet server lets go of its read handles (their caches and mapped pages; the next read
     // reopens them in a few ms) and of its garbage (idle-release.ts)

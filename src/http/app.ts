@@ -8,6 +8,7 @@ import type { SearchPool } from '../api/search/pool.ts';
 import type { Instance } from '../instance/index.ts';
 import { authenticate } from './auth-hook.ts';
 import type { HttpContext, LogControl } from './context.ts';
+import { SearchQueue, type SearchQueueOptions } from '../api/search/queue.ts';
 import { formatByteSize } from '../cli/index.ts';
 import { databaseSizes, registerServiceRoutes } from './routes/service.ts';
 import { Metrics } from './metrics.ts';
@@ -23,6 +24,7 @@ import { registerBackupRoutes } from './routes/backups.ts';
 import { registerWebhookRoutes } from './routes/webhooks.ts';
 import { registerLogRoutes } from './routes/logs.ts';
 import fastifyCompress from '@fastify/compress';
+import os from 'node:os';
 import zlib from 'node:zlib';
 import type { HttpsSetup } from './tls.ts';
 import { formatElapsed, requestSpan, type HttpLogRecord } from './request-log.ts';
@@ -39,6 +41,8 @@ export interface AppOptions {
   logRequests?: boolean;
   /** the filters and the stream of the /logs routes (none: they cannot open a stream) */
   logs?: LogControl;
+  /** the search queue (default: Meilisearch's 1000 waiting, 4 per core in progress, dropped after 60 s) */
+  searchQueue?: SearchQueueOptions;
   /** search threads beside the HTTP thread (none: searches run on it); the caller owns it */
   searchPool?: SearchPool;
 }
@@ -60,8 +64,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     searchPool: opts.searchPool ?? null,
     metrics: null as unknown as Metrics,
     logs: opts.logs ?? null,
+    searchQueue: new SearchQueue(opts.searchQueue ?? { capacity: 1000, permits: os.availableParallelism() * 4, dropAfterMs: 60_000 }),
   };
-  ctx.metrics = new Metrics(opts.instance, () => databaseSizes(ctx));
+  ctx.metrics = new Metrics(opts.instance, () => databaseSizes(ctx), () => ctx.searchQueue);
   // every answered request is counted, by route pattern (Meilisearch counts with the feature off too)
   app.addHook('onResponse', async (req, reply) => {
     const pattern = req.routeOptions.url;
@@ -72,6 +77,14 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', (_req, _payload, done) => done(null, undefined));
   app.decorateRequest('auth', null as unknown as never);
+  app.decorateRequest('searchTicket', null);
+  // a search holds its place from arrival until its answer is sent or its connection ends
+  app.addHook('onRequest', async (req, reply) => {
+    if (req.routeOptions.config?.searchQueue !== true) return;
+    const ticket = ctx.searchQueue.arrive();
+    req.searchTicket = ticket;
+    reply.raw.once('close', () => ctx.searchQueue.leave(ticket));
+  });
   app.decorateRequest('contentTypeHeader', undefined);
 
   app.addHook('onRequest', async (req, reply) => {

@@ -4,6 +4,7 @@
 // are read from the instance at each scrape. Families Muninn has nothing to measure for yet (the
 // search queue, degraded searches, personalization, chats) are left out (docs/compat.md).
 import client from 'prom-client';
+import type { SearchQueue } from '../api/search/queue.ts';
 import type { Instance } from '../instance/index.ts';
 import { TASK_STATUSES, TASK_TYPES } from '../api/tasks/model.ts';
 
@@ -30,7 +31,7 @@ export class Metrics {
   readonly #requests: client.Counter<'method' | 'path' | 'status'>;
   readonly #responseTime: client.Histogram<'method' | 'path'>;
 
-  constructor(instance: Instance, sizes: () => { databaseSize: number; usedDatabaseSize: number }) {
+  constructor(instance: Instance, sizes: () => { databaseSize: number; usedDatabaseSize: number }, searches: () => SearchQueue) {
     const registers = [this.registry];
     this.#requests = new client.Counter({ name: 'meilisearch_http_requests_total', help: 'Meilisearch HTTP requests total', labelNames: ['method', 'path', 'status'], registers });
     this.#responseTime = new client.Histogram({ name: 'meilisearch_http_response_time_seconds', help: 'Meilisearch HTTP response times', labelNames: ['method', 'path'], buckets: RESPONSE_BUCKETS, registers });
@@ -64,6 +65,9 @@ export class Metrics {
       g.set(Math.floor(last / 1e6));
     });
     gauge('meilisearch_is_indexing', 'Meilisearch Is Indexing', [], (g) => g.set(instance.scheduler.processing() === null ? 0 : 1));
+    gauge('meilisearch_search_queue_size', 'Meilisearch Search Queue Size', [], (g) => g.set(searches().capacity));
+    gauge('meilisearch_searches_running', 'Meilisearch Searches Running', [], (g) => g.set(searches().running));
+    gauge('meilisearch_searches_waiting_to_be_processed', 'Meilisearch Searches Being Processed', [], (g) => g.set(searches().waiting));
     gauge('meilisearch_task_queue_latency_seconds', 'Meilisearch Task Queue Latency in Seconds', [], (g) => {
       const oldest = q.bitmap('status:enqueued').minimum();
       const task = oldest === undefined ? undefined : q.get(oldest);

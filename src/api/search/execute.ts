@@ -28,6 +28,7 @@ import { isPageMode, isPlaceholder, type SearchQuery } from './query-types.ts';
 import { searchResponse, searchWindow, type SearchResponse } from './response.ts';
 import { indexSearchState, type IndexSearchState } from './state.ts';
 import { rejectUnsupported } from './unsupported.ts';
+import { NO_TIMINGS, Timings, type StepRecorder } from './timings.ts';
 
 /** `searchCutoffMs: null`: Meilisearch's default budget (search.md §11). */
 export const DEFAULT_CUTOFF_MS = 1500;
@@ -39,18 +40,24 @@ export interface ExecuteOptions {
   requestUid?: string;
   /** the instance's experimental features (filters gate `CONTAINS` and others on them) */
   features?: FilterFeatures;
+  /** ms the search waited in the search queue (`performanceDetails`) */
+  queueWaitMs?: number;
 }
 
 export function executeSearch(index: Index, uid: string, q: SearchQuery, opts: ExecuteOptions = {}): SearchResponse {
   const started = performance.now();
+  const timings = q.showPerformanceDetails ? new Timings(started) : NO_TIMINGS;
   rejectUnsupported(q);
   const state = indexSearchState(index);
+  timings.step('search > load settings');
   const maxTotalHits = state.settings.pagination.maxTotalHits;
   const window = searchWindow(q, maxTotalHits);
   const scores = q.showRankingScore || q.showRankingScoreDetails || q.rankingScoreThreshold !== null;
-  const ranked = rankSearch(index, uid, q, { state, offset: window.offset, limit: window.limit, scores, started, features: opts.features });
+  const ranked = rankSearch(index, uid, q, { state, offset: window.offset, limit: window.limit, scores, started, features: opts.features, timings });
   const facets = q.facets !== null && q.facets.length > 0 ? searchFacets(facetState(state), q.facets, ranked.candidateIds) : {};
+  if (q.facets !== null && q.facets.length > 0) timings.step('search > facet distribution');
   const hits = buildHits(q, ranked, hitContext(state));
+  timings.step('search > format');
   const metadata = opts.metadata ? { indexUid: uid, primaryKey: index.meta().primaryKey } : null;
   const outcome = {
     hits,
@@ -59,6 +66,7 @@ export function executeSearch(index: Index, uid: string, q: SearchQuery, opts: E
     ...facets,
     ...(ranked.semanticHitCount !== undefined ? { semanticHitCount: ranked.semanticHitCount } : {}),
     ...(ranked.queryVector !== undefined ? { queryVector: ranked.queryVector } : {}),
+    ...(timings instanceof Timings ? { performanceDetails: timings.view('search', opts.queueWaitMs) } : {}),
   };
   return searchResponse(q, outcome, { metadata, ...(opts.requestUid ? { requestUid: opts.requestUid } : {}) });
 }
@@ -101,6 +109,8 @@ export interface RankOptions {
   started: number;
   /** experimental features filters depend on (`containsFilter`, ...); all off when absent */
   features?: FilterFeatures;
+  /** where the steps' times go (`showPerformanceDetails`) */
+  timings?: StepRecorder;
 }
 
 const NO_FEATURES: FilterFeatures = { containsFilter: false, foreignKeys: false, network: false, multimodal: false };
@@ -108,6 +118,7 @@ const NO_FEATURES: FilterFeatures = { containsFilter: false, foreignKeys: false,
 /** Ranks the documents of `q` (already checked by `rejectUnsupported`) and returns a page of them. */
 export function rankSearch(index: Index, uid: string, q: SearchQuery, opts: RankOptions): RankedSearch {
   const { state } = opts;
+  const timings = opts.timings ?? NO_TIMINGS;
   // Meilisearch's order: search kind (embedder, vector length), filter syntax, sort syntax,
   // filter evaluation (filterable checks), sort checks
   const plan = searchPlan(q, state.settings);
@@ -118,24 +129,29 @@ export function rankSearch(index: Index, uid: string, q: SearchQuery, opts: Rank
     filter === null
       ? null
       : filter.evaluate({ filterableAttributes: state.settings.filterableAttributes, reader: state.facets, documents, vectors: vectorFilterSource(index, state.settings) }, uid);
+  if (filter !== null) timings.step('search > evaluate filter');
   checkSort(sort, state.settings, uid);
   const distinct = distinctField(q.distinct, state.settings, uid);
   const request = { ...keywordRequest(uid, q, opts, sort), universe, distinct };
   const ranker = new Ranker(index, uid, state, q);
+  const keywordStep = isPlaceholder(q) ? 'search > placeholder ranking' : 'search > keyword ranking';
   if (plan.kind === 'keyword') {
     const ranked = ranker.keyword(request);
+    timings.step(keywordStep);
     return plan.hybrid ? { ...ranked, semanticHitCount: 0 } : ranked;
   }
   const all = universe ?? documents;
   if (plan.kind === 'semantic') {
     const vector = queryVector(plan, q.q ?? '');
     const ranked = ranker.semantic(request, all, plan, vector);
+    timings.step('search > vector ranking');
     return { ...ranked, semanticHitCount: ranked.hits.length, queryVector: vector };
   }
   // hybrid: both lists from the start, merged, then the page
   const wanted = opts.offset + opts.limit;
   const deep = { ...request, offset: 0, limit: wanted, scores: true };
   const keyword = ranker.keyword(deep);
+  timings.step(keywordStep);
   const page = (hits: RankedHit[]) => hits.slice(opts.offset, opts.offset + opts.limit);
   if (keywordSuffices(keyword.hits.map((h) => h.score ?? 0), wanted, plan.ratio)) {
     return { ...keyword, hits: page(keyword.hits), semanticHitCount: 0 };
@@ -148,6 +164,7 @@ export function rankSearch(index: Index, uid: string, q: SearchQuery, opts: Rank
     return { ...keyword, hits: page(keyword.hits), semanticHitCount: 0 };
   }
   const semantic = ranker.semantic(deep, all, plan, vector);
+  timings.step('search > vector ranking');
   const scored = (hit: RankedHit) => ({ id: hit.id, score: hit.score ?? 0, hit });
   const merged = mergeHybrid(keyword.hits.map(scored), semantic.hits.map(scored), plan.ratio).slice(opts.offset, opts.offset + opts.limit);
   const hits = merged.map((m) => (m.semantic ? { ...m.item.hit, semantic: true } : m.item.hit));

@@ -3,17 +3,18 @@
 import type { FastifyInstance } from 'fastify';
 import { authorizeQueries, parseMultiSearchBody, runMultiSearch, wantsMetadata, type MultiSearchRequest } from '../../api/search/index.ts';
 import { authorizeSearch } from '../../auth/index.ts';
-import { sendJsonText, type HttpContext } from '../context.ts';
+import { searchTurn, sendJsonText, type HttpContext } from '../context.ts';
 import { readJson } from '../body.ts';
 
 export function registerMultiSearchRoutes(app: FastifyInstance, ctx: HttpContext): void {
   // action `search` for any index; each query's index is checked by `searchRules` (auth-keys.md §6)
-  app.post('/multi-search', { config: { auth: { action: 'search' } } }, async (req, reply) => {
+  app.post('/multi-search', { config: { auth: { action: 'search' }, searchQueue: true } }, async (req, reply) => {
     const body = await readJson(req, { limit: ctx.payloadLimit, limitText: ctx.payloadLimitText });
     // the key's rules apply here; the searches run on a free search thread (api/search/pool.ts) or here
     const request = authorizeQueries(parseMultiSearchBody(body), (uid) => authorizeSearch(req.auth, uid));
     const metadata = wantsMetadata(req.headers['meili-include-metadata'] as string | undefined);
     const features = ctx.instance.features.get();
+    await searchTurn(ctx, req);
     const elsewhere = ctx.searchPool?.search({ kind: 'multi', uuids: indexUuids(ctx, request), request, metadata, features }) ?? null;
     if (elsewhere === null) return runMultiSearch(request, { index: (uid) => ctx.instance.indexes.get(uid), metadata, features });
     return elsewhere.then((json) => sendJsonText(reply, json));

@@ -5,23 +5,25 @@ import {
   executeSearch, executeSimilar, fuseFilters, parseSearchBody, parseSearchParams, parseSimilarBody, parseSimilarParams, wantsMetadata,
   type SearchQuery, type SimilarQuery,
 } from '../../api/search/index.ts';
-import { sendJsonText, type HttpContext } from '../context.ts';
+import { searchTurn, sendJsonText, type HttpContext } from '../context.ts';
 import { readJson } from '../body.ts';
 import { indexNotFound, indexParam, query } from './indexes.ts';
 
 export function registerSearchRoutes(app: FastifyInstance, ctx: HttpContext): void {
-  const auth = { config: { auth: { action: 'search', indexParam: 'indexUid' } } };
+  const auth = { config: { auth: { action: 'search', indexParam: 'indexUid' }, searchQueue: true } };
 
-  const search = (req: FastifyRequest, reply: FastifyReply, q: SearchQuery) => {
+  const search = async (req: FastifyRequest, reply: FastifyReply, q: SearchQuery) => {
     const uid = indexParam(req);
     const uuid = ctx.instance.queue.indexUuid(uid);
     if (uuid === undefined) throw indexNotFound(uid);
     // a tenant token's filter for this index is ANDed with the query's (auth-keys.md §7), never dropped
     const ruleFilter = req.auth.searchRuleFilter(uid);
     if (ruleFilter !== null) q = { ...q, filter: fuseFilters(q.filter, ruleFilter) };
+    const queueWaitMs = await searchTurn(ctx, req);
     const options = {
       metadata: wantsMetadata(req.headers['meili-include-metadata'] as string | undefined),
       features: ctx.instance.features.get(),
+      queueWaitMs,
     };
     // on a free search thread when there is one (api/search/pool.ts), here otherwise
     const elsewhere = ctx.searchPool?.search({ kind: 'search', uuid, uid, query: q, options }) ?? null;
@@ -30,10 +32,11 @@ export function registerSearchRoutes(app: FastifyInstance, ctx: HttpContext): vo
   };
 
   // similar documents (similar.md): the index is looked up after the parameters, as for search
-  const similar = (req: FastifyRequest, sq: SimilarQuery) => {
+  const similar = async (req: FastifyRequest, sq: SimilarQuery) => {
     const uid = indexParam(req);
     const uuid = ctx.instance.queue.indexUuid(uid);
     if (uuid === undefined) throw indexNotFound(uid);
+    await searchTurn(ctx, req);
     const options = { features: ctx.instance.features.get(), ruleFilter: req.auth.searchRuleFilter(uid) };
     return executeSimilar(ctx.instance.indexes.byUuid(uuid), uid, sq, options);
   };
