@@ -23,6 +23,7 @@ import { registerFacetSearchRoutes } from './routes/facet-search.ts';
 import { registerBackupRoutes } from './routes/backups.ts';
 import { registerWebhookRoutes } from './routes/webhooks.ts';
 import { registerLogRoutes } from './routes/logs.ts';
+import { collectRoutes, registerOpenApiRoute } from './openapi.ts';
 import fastifyCompress from '@fastify/compress';
 import os from 'node:os';
 import zlib from 'node:zlib';
@@ -149,6 +150,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     for (const m of Array.isArray(route.method) ? route.method : [route.method]) routePatterns.push({ method: m, regex });
   });
 
+  const registered = collectRoutes(app);
+  app.decorate('registeredRoutes', registered);
+  registerOpenApiRoute(app, registered);
   registerServiceRoutes(app, ctx);
   registerKeyRoutes(app, ctx);
   registerIndexRoutes(app, ctx);

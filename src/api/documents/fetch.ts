@@ -16,7 +16,7 @@ export interface FetchDocuments {
   sort: string[] | null;
 }
 
-const FETCH_FIELDS = ['offset', 'limit', 'fields', 'retrieveVectors', 'ids', 'filter', 'sort'] as const;
+export const FETCH_FIELDS = ['offset', 'limit', 'fields', 'retrieveVectors', 'ids', 'filter', 'sort'] as const;
 
 function invalidId(value: unknown, path: string): ApiError {
   return new ApiError(

@@ -28,9 +28,10 @@ export interface FacetSearchQuery {
 }
 
 /** The search parameters a facet search accepts, read with the search route's parsers and codes. */
-const SEARCH_FIELDS: ReadonlySet<string> = new Set([
+export const FACET_SEARCH_QUERY_FIELDS = [
   'q', 'vector', 'media', 'hybrid', 'filter', 'matchingStrategy', 'attributesToSearchOn', 'rankingScoreThreshold', 'locales', 'useNetwork',
-]);
+] as const;
+const SEARCH_FIELDS: ReadonlySet<string> = new Set(FACET_SEARCH_QUERY_FIELDS);
 
 /** Parses a facet search body: fields in body order, unknown fields ignored (facets.md §4). */
 export function parseFacetSearchBody(body: unknown): FacetSearchQuery {

@@ -38,13 +38,13 @@ export interface SimilarQuery {
 }
 
 /** Body fields in the order of Meilisearch's `SimilarQuery` ("expected one of"). */
-const BODY_FIELDS = [
+export const SIMILAR_BODY_FIELDS = [
   'id', 'offset', 'limit', 'filter', 'embedder', 'attributesToRetrieve', 'retrieveVectors', 'showRankingScore',
   'showRankingScoreDetails', 'showPerformanceDetails', 'rankingScoreThreshold',
 ] as const;
 
 /** Query parameters in the order of `SimilarQueryGet`. */
-const PARAMS = [
+export const SIMILAR_PARAMS = [
   'id', 'embedder', 'offset', 'limit', 'attributesToRetrieve', 'retrieveVectors', 'filter', 'showRankingScore',
   'showRankingScoreDetails', 'showPerformanceDetails', 'rankingScoreThreshold',
 ] as const;
@@ -100,7 +100,7 @@ export function parseSimilarBody(body: unknown): SimilarQuery {
         q.rankingScoreThreshold = v === null ? null : threshold(v, p);
         break;
       default:
-        throw unknownField(key, BODY_FIELDS, 'bad_request');
+        throw unknownField(key, SIMILAR_BODY_FIELDS, 'bad_request');
     }
   }
   if (q.embedder === undefined) throw new ApiError('bad_request', 'Missing field `embedder`');
@@ -158,9 +158,9 @@ export function parseSimilarParams(query: Readonly<Record<string, string>>): Sim
         break;
       }
       default: {
-        const guess = didYouMean(name, PARAMS);
+        const guess = didYouMean(name, SIMILAR_PARAMS);
         const hint = guess ? `did you mean \`${guess}\`? ` : '';
-        throw new ApiError('bad_request', `Unknown parameter \`${name}\`: ${hint}expected one of ${quoteList(PARAMS)}`);
+        throw new ApiError('bad_request', `Unknown parameter \`${name}\`: ${hint}expected one of ${quoteList(SIMILAR_PARAMS)}`);
       }
     }
   }
