@@ -97,6 +97,7 @@ export async function startServer(options: Options, logs: LogHub = silentLogs())
       ...(https ? { https } : {}),
       log,
       logs,
+      dashboard: options.env === 'development',
       searchQueue: {
         capacity: options.experimentalSearchQueueSize,
         permits: os.availableParallelism() * options.experimentalNbSearchesPerCore,

@@ -42,6 +42,8 @@ export interface AppOptions {
   logRequests?: boolean;
   /** the filters and the stream of the /logs routes (none: they cannot open a stream) */
   logs?: LogControl;
+  /** serve the search dashboard at `GET /` to browsers (`--env development`) */
+  dashboard?: boolean;
   /** the search queue (default: Meilisearch's 1000 waiting, 4 per core in progress, dropped after 60 s) */
   searchQueue?: SearchQueueOptions;
   /** search threads beside the HTTP thread (none: searches run on it); the caller owns it */
@@ -65,6 +67,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     searchPool: opts.searchPool ?? null,
     metrics: null as unknown as Metrics,
     logs: opts.logs ?? null,
+    dashboard: opts.dashboard ?? false,
     searchQueue: new SearchQueue(opts.searchQueue ?? { capacity: 1000, permits: os.availableParallelism() * 4, dropAfterMs: 60_000 }),
   };
   ctx.metrics = new Metrics(opts.instance, () => databaseSizes(ctx), () => ctx.searchQueue);

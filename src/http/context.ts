@@ -38,6 +38,8 @@ export interface HttpContext {
   searchPool: SearchPool | null;
   /** the Prometheus metrics of `GET /metrics` */
   metrics: Metrics;
+  /** `GET /` serves the search dashboard to browsers (`--env development`) */
+  dashboard: boolean;
   /** searches in progress and waiting (`--experimental-search-queue-size` and its two options) */
   searchQueue: SearchQueue;
   /** the log filters and stream of the /logs routes (none: they answer as if no stream could open) */

@@ -8,7 +8,7 @@ import { undocumented } from '../../src/http/openapi.ts';
 test('GET /openapi.json describes every registered route', async () => {
   const t = await startTestServer();
   try {
-    const routes = (t.server.app as unknown as { registeredRoutes: { method: string; url: string; action?: string }[] }).registeredRoutes;
+    const routes = (t.server.app as unknown as { registeredRoutes: { method: string; url: string; action: string | undefined }[] }).registeredRoutes;
     assert.ok(routes.length > 100, `${routes.length} routes`);
     assert.deepEqual(undocumented(routes), [], 'every registered route has a description in src/http/openapi.ts');
 

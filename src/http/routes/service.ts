@@ -10,6 +10,7 @@ import type { HttpContext } from '../context.ts';
 import { ApiError } from '../../api/errors/index.ts';
 import { readJson } from '../body.ts';
 import { indexStats } from './indexes.ts';
+import { DASHBOARD_CSP, DASHBOARD_HTML } from '../dashboard.ts';
 
 /** `databaseSize` and `usedDatabaseSize` of GET /stats: every environment of the instance. */
 export function databaseSizes(ctx: HttpContext): { databaseSize: number; usedDatabaseSize: number } {
@@ -32,7 +33,11 @@ export function databaseSizes(ctx: HttpContext): { databaseSize: number; usedDat
 export function registerServiceRoutes(app: FastifyInstance, ctx: HttpContext): void {
   const { instance } = ctx;
 
-  app.get('/', { config: { auth: { action: 'public' } } }, async () => ({ status: 'Meilisearch is running' }));
+  // a browser gets the search dashboard in development (as Meilisearch's mini-dashboard); clients get JSON
+  app.get('/', { config: { auth: { action: 'public' } } }, async (req, reply) => {
+    if (!ctx.dashboard || !(req.headers.accept ?? '').includes('text/html')) return { status: 'Meilisearch is running' };
+    return reply.type('text/html; charset=utf-8').header('content-security-policy', DASHBOARD_CSP).header('x-content-type-options', 'nosniff').send(DASHBOARD_HTML);
+  });
   app.get('/health', { config: { auth: { action: 'public' } } }, async (_req, reply) => {
     if (!instance.mustRestart) return { status: 'available' };
     reply.code(500);
