@@ -16,6 +16,7 @@ import { vectorsLibrary } from './vectors-library.ts';
 import { hybridFiori } from './hybrid-fiori.ts';
 import { dumpCities } from './dump-cities.ts';
 import { compressionMovies } from './compression-movies.ts';
+import { metricsMovies } from './metrics-movies.ts';
 
 export const workloads: Record<string, Workload> = Object.fromEntries(
   [
@@ -36,5 +37,6 @@ export const workloads: Record<string, Workload> = Object.fromEntries(
     hybridFiori,
     dumpCities,
     compressionMovies,
+    metricsMovies,
   ].map((w) => [w.name, w]),
 );

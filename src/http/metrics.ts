@@ -6,7 +6,7 @@
 import client from 'prom-client';
 import type { SearchQueue } from '../api/search/queue.ts';
 import type { Instance } from '../instance/index.ts';
-import { TASK_STATUSES, TASK_TYPES } from '../api/tasks/model.ts';
+import { TASK_STATUSES, TASK_TYPES, type Batch } from '../api/tasks/model.ts';
 
 const RESPONSE_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10];
 
@@ -25,6 +25,8 @@ function traceMs(text: string): number {
   const v = Number(m[1]);
   return m[2] === 's' ? v * 1000 : m[2] === 'ms' ? v : m[2] === 'ns' ? v / 1e6 : v / 1000;
 }
+
+const DOCUMENT_TYPES = new Set(['documentAdditionOrUpdate', 'documentDeletion', 'documentEdition']);
 
 export class Metrics {
   readonly registry = new client.Registry();
@@ -88,6 +90,27 @@ export class Metrics {
       const batch = uid >= 0 ? q.batch(uid) : undefined;
       for (const [step, duration] of Object.entries(batch?.stats.progressTrace ?? {})) g.set({ batch_uid: String(uid), step_name: step }, Math.round(traceMs(duration)));
     });
+    // the last batch that indexed or deleted documents, shown for its duration plus 5 minutes
+    const lastIndexed = (set: (index: string, batchUid: number, batch: Batch) => void) => {
+      const last = q.nextUid('nextBatchUid') - 1;
+      for (let uid = last; uid >= 0 && uid > last - 100; uid--) {
+        const batch = q.batch(uid);
+        if (batch === undefined || !Object.keys(batch.stats.types).some((t) => DOCUMENT_TYPES.has(t))) continue;
+        const finished = batch.finishedAt ?? 0;
+        if (Date.now() * 1000 > finished + (finished - batch.startedAt) + 5 * 60e6) return;
+        for (const index of Object.keys(batch.stats.indexUids)) set(index, uid, batch);
+        return;
+      }
+    };
+    gauge('meilisearch_last_indexed_documents_count', 'The last number of indexed documents in a batch', ['batch_uid', 'index'], (g) =>
+      lastIndexed((index, uid, batch) => {
+        const d = batch.details as { indexedDocuments?: number; deletedDocuments?: number };
+        g.set({ batch_uid: String(uid), index }, (d.indexedDocuments ?? 0) + (d.deletedDocuments ?? 0));
+      }),
+    );
+    gauge('meilisearch_last_indexed_documents_duration_ms', 'The duration in ms of the last batch that indexed documents', ['batch_uid', 'index'], (g) =>
+      lastIndexed((index, uid, batch) => g.set({ batch_uid: String(uid), index }, Math.round(((batch.finishedAt ?? batch.startedAt) - batch.startedAt) / 1000))),
+    );
     client.collectDefaultMetrics({ register: this.registry });
   }
 

@@ -15,6 +15,7 @@ import { startTestServer, uniqueIndex, type TestServer } from './helpers.ts';
 let t: TestServer;
 let uid: string;
 let apiKey: string;
+let webhookUuid: string;
 before(async () => {
   t = await startTestServer();
   uid = uniqueIndex('json');
@@ -22,6 +23,7 @@ before(async () => {
   await t.client.index(uid).addDocuments([{ id: 1, title: 'Carol', genre: 'drama' }, { id: 2, title: 'Alien', genre: 'horror' }]).waitTask();
   await t.client.updateExperimentalFeatures({ getTaskDocumentsRoute: true });
   apiKey = (await t.client.createKey({ actions: ['*'], indexes: ['*'], expiresAt: null })).key;
+  webhookUuid = (await t.client.createWebhook({ url: 'http://127.0.0.1:9/hook' })).uuid;
 });
 after(async () => {
   await t.close();
@@ -55,7 +57,7 @@ test('every GET route answers application/json with a JSON body', async () => {
   assert.ok(routes.length >= 40, `routes read from fastify: ${routes.join(' ')}`);
   const task = (await t.client.tasks.getTasks({ indexUids: [uid], limit: 1 })).results[0]!;
   const keyUid = (await t.client.getKeys()).results[0]!.uid;
-  const params: Record<string, string> = { indexUid: uid, documentId: '1', key: keyUid, taskUid: String(task.uid), batchUid: String(task.batchUid) };
+  const params: Record<string, string> = { indexUid: uid, documentId: '1', key: keyUid, taskUid: String(task.uid), batchUid: String(task.batchUid), uuid: webhookUuid };
   // a finished task keeps no documents: that route answers its JSON error (it answers NDJSON otherwise)
   // the similar route needs `id` and `embedder`: its JSON error
   // /metrics answers Prometheus text, but only with its feature on: off, its JSON error

@@ -51,6 +51,11 @@ test('metrics need the feature; requests are counted by route pattern with the f
     assert.ok(sample(text, 'meilisearch_last_update')! > 1.7e9);
     assert.ok((sample(text, 'meilisearch_last_finished_batches_progress_trace_ms{batch_uid="0",step_name="processing tasks"}') ?? -1) >= 0);
     assert.match(text, /^process_resident_memory_bytes \d+/m);
+    // the last document batch: batch 0 added the two movies
+    assert.equal(sample(text, 'meilisearch_last_indexed_documents_count{batch_uid="0",index="movies"}'), 2);
+    assert.ok((sample(text, 'meilisearch_last_indexed_documents_duration_ms{batch_uid="0",index="movies"}') ?? -1) >= 0);
+    assert.equal(sample(text, 'meilisearch_searches_running'), 0);
+    assert.equal(sample(text, 'meilisearch_search_queue_size'), 1000);
   } finally {
     await t.close();
   }
