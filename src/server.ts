@@ -98,6 +98,7 @@ export async function startServer(options: Options, logs: LogHub = silentLogs())
       log,
       logs,
       dashboard: options.env === 'development',
+      embeddingCacheEntries: options.experimentalEmbeddingCacheEntries,
       searchQueue: {
         capacity: options.experimentalSearchQueueSize,
         permits: os.availableParallelism() * options.experimentalNbSearchesPerCore,

@@ -19,6 +19,7 @@ export type EngineErrorKind =
   | 'invalid_vector_dimensions'
   | 'too_many_vectors'
   | 'vector_embedding_error'
+  | 'invalid_document_fields'
   | 'invalid_state'
   | 'internal';
 

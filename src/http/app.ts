@@ -24,6 +24,7 @@ import { registerBackupRoutes } from './routes/backups.ts';
 import { registerWebhookRoutes } from './routes/webhooks.ts';
 import { registerLogRoutes } from './routes/logs.ts';
 import { collectRoutes, registerOpenApiRoute } from './openapi.ts';
+import { QueryEmbeddings } from './query-embedding.ts';
 import fastifyCompress from '@fastify/compress';
 import os from 'node:os';
 import zlib from 'node:zlib';
@@ -42,6 +43,8 @@ export interface AppOptions {
   logRequests?: boolean;
   /** the filters and the stream of the /logs routes (none: they cannot open a stream) */
   logs?: LogControl;
+  /** `--experimental-embedding-cache-entries` */
+  embeddingCacheEntries?: number;
   /** serve the search dashboard at `GET /` to browsers (`--env development`) */
   dashboard?: boolean;
   /** the search queue (default: Meilisearch's 1000 waiting, 4 per core in progress, dropped after 60 s) */
@@ -68,6 +71,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     metrics: null as unknown as Metrics,
     logs: opts.logs ?? null,
     dashboard: opts.dashboard ?? false,
+    queryEmbeddings: new QueryEmbeddings({ allowed: opts.instance.options.allowedNetworks ?? [], cacheEntries: opts.embeddingCacheEntries ?? 0 }),
     searchQueue: new SearchQueue(opts.searchQueue ?? { capacity: 1000, permits: os.availableParallelism() * 4, dropAfterMs: 60_000 }),
   };
   ctx.metrics = new Metrics(opts.instance, () => databaseSizes(ctx), () => ctx.searchQueue);

@@ -8,6 +8,7 @@ import type { RouteAuth } from './auth-hook.ts';
 import type { Metrics } from './metrics.ts';
 import type { LogFilter, LogStreamRequest } from '../api/logs/index.ts';
 import type { SearchQueue, SearchTicket } from '../api/search/queue.ts';
+import type { QueryEmbeddings } from './query-embedding.ts';
 
 /** Where the lines of the log stream go. */
 export interface LogSink {
@@ -38,6 +39,8 @@ export interface HttpContext {
   searchPool: SearchPool | null;
   /** the Prometheus metrics of `GET /metrics` */
   metrics: Metrics;
+  /** the vectors of search texts, computed by embedders' servers */
+  queryEmbeddings: QueryEmbeddings;
   /** `GET /` serves the search dashboard to browsers (`--env development`) */
   dashboard: boolean;
   /** searches in progress and waiting (`--experimental-search-queue-size` and its two options) */

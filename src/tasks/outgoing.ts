@@ -19,6 +19,8 @@ export interface OutgoingOptions {
   backoffMs?: number;
   /** aborts the request (a cancelation) */
   signal?: AbortSignal;
+  /** answer 429 and 5xx responses too instead of retrying them (the caller has its own rules) */
+  anyStatus?: boolean;
 }
 
 export class OutgoingError extends Error {
@@ -105,7 +107,7 @@ export async function send(url: URL, init: { method: string; headers?: Record<st
     try {
       const res = await fetch(url, { method: init.method, headers: init.headers ?? {}, signal: AbortSignal.any(signals), redirect: 'error', ...(init.body !== undefined ? { body: init.body as BodyInit } : {}) });
       const text = await res.text();
-      if (res.status !== 429 && res.status < 500) return { status: res.status, text };
+      if (opts.anyStatus || (res.status !== 429 && res.status < 500)) return { status: res.status, text };
       last = `${init.method} ${url.pathname} answered ${res.status}: ${text.slice(0, 300)}`;
     } catch (err) {
       if (opts.signal?.aborted) throw opts.signal.reason;

@@ -13,6 +13,29 @@ import {
 } from './deserr.ts';
 import type { EmbedderPatch, SettingsFeatures } from './types.ts';
 import { urlParseError } from '../validate/url.ts';
+import { parseTemplate } from '../../engine/vector/template.ts';
+import { RequestTemplate, ResponseTemplate, RestTemplateError } from '../../engine/vector/rest-template.ts';
+
+const EMBEDDING_ERROR = 'Error while generating embeddings: user error: ';
+const TEXT_NOTE = '\n  - Note: this template is using a document template, and so expects to contain the placeholder "{{text}}" rather than "{{fragment}}"';
+
+/** The REST templates' synchronous errors (400 `vector_embedding_error`, vectors-embedders.md §2.2). */
+function checkRestTemplates(request: unknown, response: unknown): void {
+  let parsed: RequestTemplate;
+  try {
+    parsed = new RequestTemplate(request);
+  } catch (err) {
+    if (err instanceof RestTemplateError) throw new ApiError('vector_embedding_error', `${EMBEDDING_ERROR}${err.message}${TEXT_NOTE}`);
+    throw err;
+  }
+  if (response === undefined || response === null) return;
+  try {
+    new ResponseTemplate(response, parsed);
+  } catch (err) {
+    if (err instanceof RestTemplateError) throw new ApiError('vector_embedding_error', `${EMBEDDING_ERROR}${err.message}`);
+    throw err;
+  }
+}
 import { setKey } from '../../engine/json.ts';
 
 const CODE = 'invalid_settings_embedders';
@@ -147,6 +170,15 @@ export function validateConfig(context: string, e: Record<string, unknown>, full
     throw new ApiError(CODE, `\`${context}.documentTemplateMaxBytes\`: \`documentTemplateMaxBytes\` cannot be zero`);
   }
   if (e.dimensions === 0) throw new ApiError(CODE, `\`${context}.dimensions\`: \`dimensions\` cannot be zero`);
+  if (e.request !== undefined && e.request !== null) checkRestTemplates(e.request, e.response);
+  if (typeof e.documentTemplate === 'string') {
+    try {
+      parseTemplate(e.documentTemplate);
+    } catch (err) {
+      // liquidjs words its error otherwise than Meilisearch's liquid-rust (docs/compat.md)
+      throw new ApiError(CODE, `\`${context}.documentTemplate\`: Invalid template: user error: cannot parse template: ${(err as Error).message}.`);
+    }
+  }
   if (typeof e.url === 'string') {
     const reason = urlParseError(e.url);
     if (reason) throw new ApiError(CODE, `\`${context}.url\`: could not parse \`${e.url}\`: ${reason}`);

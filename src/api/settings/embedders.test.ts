@@ -39,6 +39,7 @@ test('embedders: synchronous errors (vectors-embedders.md §2)', () => {
     [{ e: { source: 'userProvided', dimensions: 0 } }, E, '`.embedders.e.dimensions`: `dimensions` cannot be zero'],
     [{ e: { documentTemplateMaxBytes: 0 } }, E, '`.embedders.e.documentTemplateMaxBytes`: `documentTemplateMaxBytes` cannot be zero'],
     [{ rest: { source: 'rest', url: 'kefir' } }, E, '`.embedders.rest.url`: could not parse `kefir`: relative URL without a base'],
+    [{ o: { source: 'openAi', documentTemplate: '{{' } }, E, '`.embedders.o.documentTemplate`: Invalid template: user error: cannot parse template: output "{{" not closed, line:1, col:1.'],
     [{ o: { source: 'openAi', model: 'gpt' } }, E,
       '`.embedders.o.model`: Invalid model `gpt` for OpenAI. Supported models: ["text-embedding-ada-002", "text-embedding-3-small", "text-embedding-3-large"]'],
     [{ o: { source: 'openAi', model: 'text-embedding-ada-002', dimensions: 512 } }, E,

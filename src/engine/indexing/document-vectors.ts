@@ -108,6 +108,19 @@ export class DocumentVectors implements IndexPart<Checkpoint> {
     return taken.length > 0;
   }
 
+  /**
+   * Stores vectors an embedder computed for a stored document (`regenerate: true`), unless the
+   * document holds vectors its user gave for it (`regenerate: false`). True when stored.
+   */
+  generated(id: number, name: string, vectors: ArrayLike<number>[]): boolean {
+    const spec = this.specs.find((s) => s.name === name);
+    if (spec === undefined) return false;
+    const stored = this.#store.embeddings(id, spec);
+    if (stored !== undefined && !stored.regenerate) return false;
+    this.#store.set(id, spec, vectors, true);
+    return true;
+  }
+
   /** Binary-quantizes the stored vectors of these embedders (their graphs are rebuilt at `save`). */
   requantize(names: ReadonlySet<string>): void {
     for (const spec of this.specs) if (names.has(spec.name)) this.#store.requantize(spec);

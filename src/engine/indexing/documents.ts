@@ -495,6 +495,20 @@ export class DocumentsWriter {
     vectors.requantize(quantize);
   }
 
+  /**
+   * Stores the vectors an embedder computed for stored documents (by external id), leaving the
+   * ones users gave alone; returns how many were stored.
+   */
+  setGeneratedVectors(embedder: string, vectors: ReadonlyMap<string, number[][]>): number {
+    if (this.#vectors === null) return 0;
+    let n = 0;
+    for (const [external, v] of vectors) {
+      const id = this.index.internalId(external);
+      if (id !== undefined && this.#vectors.generated(id, embedder, v)) n++;
+    }
+    return n;
+  }
+
   /** Writes the vectors of a removed embedder back into its documents, then drops them. */
   #writeBackVectors(name: string, embedder: number): void {
     const { index } = this;

@@ -15,6 +15,11 @@ export function registerMultiSearchRoutes(app: FastifyInstance, ctx: HttpContext
     const metadata = wantsMetadata(req.headers['meili-include-metadata'] as string | undefined);
     const features = ctx.instance.features.get();
     await searchTurn(ctx, req);
+    // texts that an embedder's server turns into vectors, before the searches run
+    for (const q of request.queries) {
+      const index = ctx.instance.indexes.get(q.indexUid);
+      if (index !== undefined) q.query = await ctx.queryEmbeddings.prepare(index, q.query);
+    }
     const elsewhere = ctx.searchPool?.search({ kind: 'multi', uuids: indexUuids(ctx, request), request, metadata, features }) ?? null;
     if (elsewhere === null) return runMultiSearch(request, { index: (uid) => ctx.instance.indexes.get(uid), metadata, features });
     return elsewhere.then((json) => sendJsonText(reply, json));

@@ -33,6 +33,17 @@ export interface ProcessContext {
   allowedNetworks?: AllowedNetworks;
   /** what one step of a document batch may hold (default: `indexingBudget()`, the largest) */
   indexing?: IndexingBudget;
+  /** vectors embedders' servers computed for the batch's tasks before its writes (embedding.ts) */
+  embedded?: EmbeddedVectors | null;
+}
+
+export interface EmbeddedVectors {
+  /** task uid → the payload with its computed vectors */
+  payloads: Map<number, string>;
+  /** task uid (a settings update) → embedder → external id → vectors to store after it */
+  regenerated: Map<number, Map<string, Map<string, number[][]>>>;
+  /** task uid → what it fails with */
+  failures: Map<number, Error>;
 }
 
 export interface BatchResult {
@@ -46,6 +57,8 @@ export interface BatchResult {
   indexUids: string[];
   /** a failed database upgrade: the scheduler runs nothing but cancelations from now on */
   halt?: boolean;
+  /** requests the batch sent to embedders' servers (the batch's `embedderRequests`) */
+  embedderRequests?: { total: number; failed: number; lastError?: string };
 }
 
 /** Thrown inside a processor when a cancelation interrupts the batch; nothing it wrote is kept. */

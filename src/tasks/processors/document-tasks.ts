@@ -35,6 +35,9 @@ const TASK_STEPS: Partial<Record<TaskKind['kind'], string>> = {
 /** Applies one task to the writer; returns its success details. */
 function applyTask(writer: DocumentsWriter, task: Task, ctx: ProcessContext): Record<string, unknown> {
   const kind = task.kind;
+  // rendering or embedding its documents failed before the batch's writes (embedding.ts)
+  const failure = ctx.embedded?.failures.get(task.uid);
+  if (failure !== undefined) throw failure;
   switch (kind.kind) {
     case 'documentAddition':
       return addDocuments(writer, task, kind, ctx);
@@ -73,6 +76,10 @@ function applyTask(writer: DocumentsWriter, task: Task, ctx: ProcessContext): Re
         const quantize = new Set(Object.entries(actions).filter(([, a]) => a.quantize).map(([name]) => name));
         ctx.trace.time('updating the vector store', () => writer.reconfigureVectors(vectors, quantize));
       }
+      // the documents embedded again for embedders this task added or changed
+      for (const [embedder, computed] of ctx.embedded?.regenerated.get(task.uid) ?? []) {
+        ctx.trace.time('storing the embeddings', () => writer.setGeneratedVectors(embedder, computed));
+      }
       return task.details ?? {};
     }
     default:
@@ -95,7 +102,7 @@ function addDocuments(
     const opts = { method: kind.method, primaryKey: kind.primaryKey, skipCreation: kind.skipCreation };
     let seen = 0;
     try {
-      const file = ctx.files.path(kind.contentFile);
+      const file = ctx.embedded?.payloads.get(task.uid) ?? ctx.files.path(kind.contentFile);
       for (const doc of ctx.extractor.documents(file, pk, ctx.shouldAbort, writer.searchConfig, writer.facetConfig)) {
         if (writer.addExtracted(doc, opts)) indexed++;
         if (++seen % PROGRESS_EVERY === 0) ctx.progress('indexing documents', seen, kind.documentsCount);

@@ -3,6 +3,7 @@
 import type { Index } from '../../engine/index/index.ts';
 import type { Task } from '../types.ts';
 import { applyInSteps } from './document-steps.ts';
+import { planEmbeddings } from './embedding.ts';
 import { failed, indexNotFound, succeeded, type BatchResult, type ProcessContext } from './context.ts';
 
 /**
@@ -33,7 +34,13 @@ export async function processIndexOperation(indexUid: string, tasks: Task[], may
 }
 
 async function applyBatch(target: Index, indexUid: string, tasks: Task[], createdUuid: string | null, ctx: ProcessContext): Promise<BatchResult> {
-  const outcomes = await applyInSteps(target, tasks, ctx);
+  const plan = await ctx.trace.timeAsync('embedding documents', () => planEmbeddings(target, tasks, ctx));
+  let outcomes;
+  try {
+    outcomes = await applyInSteps(target, tasks, plan === null ? ctx : { ...ctx, embedded: plan });
+  } finally {
+    plan?.cleanup();
+  }
   const results = tasks.flatMap((task): Task[] => {
     const o = outcomes[task.uid];
     if (o === undefined) return [];
@@ -43,6 +50,7 @@ async function applyBatch(target: Index, indexUid: string, tasks: Task[], create
   return {
     tasks: results,
     indexUids: [indexUid],
+    ...(plan !== null && plan.requests.total > 0 ? { embedderRequests: plan.requests } : {}),
     ...(uuid !== null ? { commit: () => ctx.queue.setIndex(indexUid, uuid) } : {}),
   };
 }

@@ -71,7 +71,7 @@ export async function runBatch(batch: BatchPlan, ctx: ProcessContext): Promise<{
   let record: Batch = {
     uid: ctx.batchUid,
     details: aggregateBatchDetails(tasks),
-    stats: batchStats(tasks),
+    stats: { ...batchStats(tasks), ...(result.embedderRequests ? { embedderRequests: result.embedderRequests } : {}) },
     startedAt: ctx.startedAt,
     finishedAt,
     batchStrategy: batch.batchStrategy,

@@ -1,0 +1,113 @@
+// Document templates of embedders (vectors-embedders.md §3): Liquid (liquidjs, with Shopify's
+// standard tags and filters) rendering a document into the text an embedder embeds. The context
+// is `doc` (the document's top-level fields but `_vectors`, `_geo`, `_geojson`) and `fields`
+// (each field's `name`, `value` and `is_searchable`). As Meilisearch's liquid-rust, it is strict:
+// printing a variable or key the document does not have fails the rendering (a condition on it
+// is only false). Values print as liquid-rust prints them: arrays as their items one after the
+// other, objects as each key followed by its value (checked on Meilisearch 1.50's render route).
+// The text is cut to `documentTemplateMaxBytes` on a character boundary.
+import { Drop, Liquid, type Template } from 'liquidjs';
+
+export const DEFAULT_DOCUMENT_TEMPLATE =
+  '{% for field in fields %}{% if field.is_searchable and field.value != nil %}{{ field.name }}: {{ field.value }}\n{% endif %}{% endfor %}';
+export const DEFAULT_TEMPLATE_MAX_BYTES = 400;
+
+const HIDDEN = new Set(['_vectors', '_geo', '_geojson']);
+
+const engine = new Liquid({ strictVariables: true, lenientIf: true, strictFilters: true, ownPropertyOnly: true, cache: false });
+
+export class TemplateError extends Error {
+  override name = 'TemplateError';
+}
+
+/** An object as liquid-rust prints it (`{"k":"v"}` → `kv`), its keys still readable one by one. */
+class ObjectDrop extends Drop {
+  readonly #text: string;
+
+  constructor(obj: Record<string, unknown>) {
+    super();
+    for (const [k, v] of Object.entries(obj)) (this as unknown as Record<string, unknown>)[k] = wrap(v);
+    this.#text = printed(obj);
+  }
+
+  override valueOf(): string {
+    return this.#text;
+  }
+}
+
+function wrap(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(wrap);
+  if (value !== null && typeof value === 'object') return new ObjectDrop(value as Record<string, unknown>);
+  return value;
+}
+
+function printed(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (Array.isArray(value)) return value.map(printed).join('');
+  if (typeof value === 'object') return Object.entries(value as Record<string, unknown>).map(([k, v]) => k + printed(v)).join('');
+  return String(value);
+}
+
+/** Throws a TemplateError with liquidjs's message when the text is not a template. */
+export function parseTemplate(text: string): Template[] {
+  try {
+    return engine.parse(text);
+  } catch (err) {
+    throw new TemplateError((err as Error).message);
+  }
+}
+
+export class DocumentTemplate {
+  readonly #templates: Template[];
+  readonly #maxBytes: number;
+
+  constructor(text: string = DEFAULT_DOCUMENT_TEMPLATE, maxBytes: number = DEFAULT_TEMPLATE_MAX_BYTES) {
+    this.#templates = parseTemplate(text);
+    this.#maxBytes = maxBytes;
+  }
+
+  /** The text of `doc`; `isSearchable` tells `field.is_searchable`. Throws a TemplateError when the template needs a field it lacks. */
+  render(doc: Record<string, unknown>, isSearchable: (field: string) => boolean = () => true): string {
+    const visible: Record<string, unknown> = {};
+    const fields: { name: string; value: unknown; is_searchable: boolean }[] = [];
+    for (const [name, value] of Object.entries(doc)) {
+      if (HIDDEN.has(name)) continue;
+      const wrapped = wrap(value);
+      visible[name] = wrapped;
+      fields.push({ name, value: wrapped, is_searchable: isSearchable(name) });
+    }
+    let text: string;
+    try {
+      text = engine.renderSync(this.#templates, { doc: new DocDrop(visible, printed(Object.fromEntries(Object.entries(doc).filter(([k]) => !HIDDEN.has(k))))), fields }) as string;
+    } catch (err) {
+      throw new TemplateError((err as Error).message);
+    }
+    return truncateBytes(text, this.#maxBytes);
+  }
+}
+
+/** `doc`: its fields, printed as an object. */
+class DocDrop extends Drop {
+  readonly #text: string;
+
+  constructor(fields: Record<string, unknown>, text: string) {
+    super();
+    Object.assign(this, fields);
+    this.#text = text;
+  }
+
+  override valueOf(): string {
+    return this.#text;
+  }
+}
+
+/** The longest prefix of `text` of at most `maxBytes` UTF-8 bytes that ends on a character boundary. */
+export function truncateBytes(text: string, maxBytes: number): string {
+  if (text.length * 3 <= maxBytes) return text;
+  const bytes = Buffer.from(text, 'utf8');
+  if (bytes.length <= maxBytes) return text;
+  let end = maxBytes;
+  // back off continuation bytes (10xxxxxx) to the start of the character cut in two
+  while (end > 0 && (bytes[end]! & 0xc0) === 0x80) end--;
+  return bytes.subarray(0, end).toString('utf8');
+}

@@ -1,0 +1,180 @@
+// Embedders that compute vectors over HTTP (vectors-embedders.md §2): `rest` with its request and
+// response templates, and `openAi` and `ollama`, which are REST embedders with fixed templates.
+// Requests follow Meilisearch's rules: `Authorization: Bearer <apiKey>` when a key is set, the
+// `headers` of a REST embedder, a 30 s timeout, up to 10 retries (429: after 100 + 10^n ms; 5xx,
+// network errors and unreadable answers: after 10^n ms; at most 60 s, times a random factor in
+// [0.5, 1]); 400, 401 and other 4xx answers fail at once. Every request goes through the
+// private-network rule of outgoing.ts. The errors carry Meilisearch's messages.
+import { RequestTemplate, ResponseTemplate, RestTemplateError } from '../engine/vector/rest-template.ts';
+import { send, OutgoingError, type AllowedNetworks } from './outgoing.ts';
+
+export type EmbedderSettingsJson = Record<string, unknown>;
+
+export class EmbedError extends Error {
+  override name = 'EmbedError';
+  /** `user error` (the configuration or the request is wrong) or `runtime error` */
+  constructor(
+    message: string,
+    readonly kind: 'user' | 'runtime',
+  ) {
+    super(message);
+  }
+
+  /** Meilisearch's text: `Error while generating embeddings: user error: …` */
+  get full(): string {
+    return `Error while generating embeddings: ${this.kind} error: ${this.message}`;
+  }
+}
+
+export interface EmbedderClient {
+  /** the embeddings of `texts`, in order; requests of `batchSize` texts, a few at a time; `onRequest` counts them */
+  embed(texts: readonly string[], signal?: AbortSignal, onRequest?: () => void): Promise<number[][]>;
+}
+
+export interface ClientOptions {
+  allowed: AllowedNetworks;
+  env?: NodeJS.ProcessEnv;
+  /** ms per attempt (default 30 s, `MEILI_EXPERIMENTAL_REST_EMBEDDER_TIMEOUT_SECONDS`) */
+  timeoutMs?: number;
+  /** retries after the first attempt (default 10) */
+  retries?: number;
+  /** ms the longest wait between attempts (default 60 s) */
+  maxWaitMs?: number;
+}
+
+/** requests one embedding call keeps in flight */
+const CONCURRENCY = 8;
+const OPENAI_URL = 'https://api.openai.com/v1/embeddings';
+const OLLAMA_URL = 'http://localhost:11434/api/embeddings';
+
+interface Rest {
+  url: string;
+  request: RequestTemplate;
+  response: ResponseTemplate;
+  headers: Record<string, string>;
+  dimensions: number | null;
+}
+
+/** The REST shape of an embedder's settings (null for sources that do not call a server). */
+function restOf(e: EmbedderSettingsJson, env: NodeJS.ProcessEnv): Rest | null {
+  const source = (e.source as string | undefined) ?? 'openAi';
+  const dimensions = typeof e.dimensions === 'number' ? e.dimensions : null;
+  const apiKey = typeof e.apiKey === 'string' ? e.apiKey : null;
+  const auth = (key: string | null): Record<string, string> => (key ? { authorization: `Bearer ${key}` } : {});
+  if (source === 'rest') {
+    const request = new RequestTemplate(e.request);
+    return { url: String(e.url), request, response: new ResponseTemplate(e.response, request), headers: { ...auth(apiKey), ...((e.headers ?? {}) as Record<string, string>) }, dimensions };
+  }
+  if (source === 'openAi') {
+    const model = (e.model as string | undefined) ?? 'text-embedding-3-small';
+    const request = new RequestTemplate({ model, input: ['{{text}}', '{{..}}'], ...(dimensions !== null && model !== 'text-embedding-ada-002' ? { dimensions } : {}) });
+    const key = apiKey ?? env.MEILI_OPENAI_API_KEY ?? env.OPENAI_API_KEY ?? null;
+    return { url: (e.url as string | undefined) ?? OPENAI_URL, request, response: new ResponseTemplate({ data: [{ embedding: '{{embedding}}' }, '{{..}}'] }, request), headers: auth(key), dimensions };
+  }
+  if (source === 'ollama') {
+    const url = (e.url as string | undefined) ?? env.MEILI_OLLAMA_URL ?? OLLAMA_URL;
+    const model = String(e.model);
+    if (url.endsWith('/api/embed')) {
+      const request = new RequestTemplate({ model, input: ['{{text}}', '{{..}}'] });
+      return { url, request, response: new ResponseTemplate({ embeddings: ['{{embedding}}', '{{..}}'] }, request), headers: auth(apiKey), dimensions };
+    }
+    if (url.endsWith('/api/embeddings')) {
+      const request = new RequestTemplate({ model, prompt: '{{text}}' });
+      return { url, request, response: new ResponseTemplate({ embedding: '{{embedding}}' }, request), headers: auth(apiKey), dimensions };
+    }
+    throw new EmbedError(`unsupported Ollama URL.\n  - For \`ollama\` sources, the URL must end with \`/api/embed\` or \`/api/embeddings\`\n  - Got \`${url}\``, 'user');
+  }
+  return null;
+}
+
+/** Whether an embedder's source computes vectors through a server this module can call. */
+export function callsServer(e: EmbedderSettingsJson): boolean {
+  const source = (e.source as string | undefined) ?? 'openAi';
+  return source === 'rest' || source === 'openAi' || source === 'ollama';
+}
+
+/** A client for an embedder's settings (`rest`, `openAi`, `ollama`). */
+export function embedderClient(e: EmbedderSettingsJson, opts: ClientOptions): EmbedderClient {
+  const env = opts.env ?? process.env;
+  const rest = restOf(e, env);
+  if (rest === null) throw new EmbedError(`embedders of source \`${String(e.source)}\` cannot embed texts in this version of Muninn`, 'runtime');
+  const timeoutMs = opts.timeoutMs ?? Number(env.MEILI_EXPERIMENTAL_REST_EMBEDDER_TIMEOUT_SECONDS ?? 30) * 1000;
+  const maxWaitMs = opts.maxWaitMs ?? Number(env.MEILI_EXPERIMENTAL_REST_EMBEDDER_MAX_RETRY_DURATION_SECONDS ?? 60) * 1000;
+  const retries = opts.retries ?? 10;
+  const url = new URL(rest.url);
+
+  const once = async (texts: readonly string[], signal?: AbortSignal, onRequest?: () => void): Promise<number[][]> => {
+    const body = JSON.stringify(rest.request.render(texts));
+    for (let attempt = 0; ; attempt++) {
+      onRequest?.();
+      let wait: number | null = null;
+      let failure: EmbedError;
+      try {
+        const res = await send(url, { method: 'POST', headers: { 'content-type': 'application/json', ...rest.headers }, body }, { allowed: opts.allowed, timeoutMs, attempts: 1, anyStatus: true, ...(signal ? { signal } : {}) });
+        if (res.status >= 200 && res.status < 300) {
+          let parsed: unknown;
+          try {
+            parsed = JSON.parse(res.text);
+          } catch {
+            failure = new EmbedError(`could not parse the answer of the embedding server\n  - server replied with \`${res.text.slice(0, 500)}\``, 'runtime');
+            wait = 10 ** attempt;
+            throw failure;
+          }
+          return check(rest.response.extract(parsed), texts.length, rest.dimensions);
+        }
+        failure = statusError(res.status, res.text);
+        if (res.status === 429) wait = 100 + 10 ** attempt;
+        else if (res.status >= 500) wait = 10 ** attempt;
+        throw failure;
+      } catch (err) {
+        if (signal?.aborted) throw signal.reason;
+        if (err instanceof RestTemplateError) throw new EmbedError(`the answer of the embedding server does not have the shape of \`response\`: ${err.message}`, 'user');
+        if (err instanceof EmbedError && wait === null) throw err;
+        if (err instanceof OutgoingError && /non-global address/.test(err.message)) throw new EmbedError(err.message, 'user');
+        const e = err instanceof EmbedError ? err : new EmbedError(`could not reach the embedding server: ${(err as Error).message}`, 'runtime');
+        if (attempt >= retries) throw e;
+        const ms = Math.min(wait ?? 10 ** attempt, maxWaitMs) * (0.5 + Math.random() / 2);
+        await new Promise<void>((resolve, reject) => {
+          const timer = setTimeout(resolve, ms);
+          signal?.addEventListener('abort', () => (clearTimeout(timer), reject(signal.reason)), { once: true });
+        });
+      }
+    }
+  };
+
+  return {
+    async embed(texts, signal, onRequest) {
+      const size = rest.request.batchSize;
+      const out: number[][][] = [];
+      let next = 0;
+      // a fixed pool of requests in flight, as Meilisearch's
+      const worker = async () => {
+        for (let i = next++; i * size < texts.length; i = next++) out[i] = await once(texts.slice(i * size, (i + 1) * size), signal, onRequest);
+      };
+      await Promise.all(Array.from({ length: Math.min(CONCURRENCY, Math.ceil(texts.length / size)) }, worker));
+      return out.flat();
+    },
+  };
+}
+
+function check(embeddings: number[][], expected: number, dimensions: number | null): number[][] {
+  if (embeddings.length !== expected) {
+    throw new EmbedError(`received \`${embeddings.length}\` embeddings, expected \`${expected}\``, 'runtime');
+  }
+  if (dimensions !== null) {
+    const bad = embeddings.find((v) => v.length !== dimensions);
+    if (bad) throw new EmbedError(`was expecting embeddings of dimension \`${dimensions}\`, got embeddings of dimensions \`${bad.length}\``, 'user');
+  }
+  return embeddings;
+}
+
+function statusError(status: number, text: string): EmbedError {
+  const replied = `\n  - server replied with \`${text.slice(0, 500)}\``;
+  if (status === 400) {
+    return new EmbedError(`sent a bad request to embedding server\n  - Hint: check that the \`request\` in the embedder configuration matches the remote server's API${replied}`, 'user');
+  }
+  if (status === 401) return new EmbedError(`could not authenticate against embedding server${replied}\n  - Hint: Check the \`apiKey\` parameter in the embedder configuration`, 'user');
+  if (status === 429) return new EmbedError(`too many requests to the embedding server${replied}`, 'runtime');
+  if (status >= 500) return new EmbedError(`the embedding server had an internal error (status ${status})${replied}`, 'runtime');
+  return new EmbedError(`the embedding server answered with status ${status}${replied}`, 'user');
+}

@@ -1,0 +1,272 @@
+// Vectors computed by embedders' servers for a document batch (vectors-embedders.md §3, §9), before
+// its write transactions start (they cannot wait for a network): the batch's tasks are walked in
+// order with the settings they will see, and
+//   - each document of an addition gets, for each embedder that calls a server (rest, openAi,
+//     ollama) and for which it brings no vectors of its own, the embedding of its rendered
+//     template: the payload is written again with `_vectors.<name>: {embeddings, regenerate: true}`
+//     and the task reads that copy (an update renders the stored document with its new fields);
+//   - a settings update that adds such an embedder or changes what it computes (source, model,
+//     URL, templates, dimensions...) re-embeds the documents stored before the batch and those
+//     added earlier in it, stored after the task applies (vectors users gave are kept).
+// A task whose rendering or embedding fails fails with Meilisearch's `vector_embedding_error` /
+// `invalid_document_fields` messages. A cancelation aborts the requests in flight.
+import fs from 'node:fs';
+import { EngineError } from '../../engine/errors.ts';
+import type { Index } from '../../engine/index/index.ts';
+import { parseDocument } from '../../engine/index/index.ts';
+import { DocumentTemplate, TemplateError } from '../../engine/vector/template.ts';
+import { VectorReader } from '../../engine/vector/index.ts';
+import { applyPatch, type Settings, type SettingsPatch } from '../../api/settings/index.ts';
+import { callsServer, EmbedError, embedderClient, type EmbedderClient } from '../embedders.ts';
+import { storedSettings } from '../index-settings.ts';
+import type { Task, TaskKind } from '../types.ts';
+import { Aborted, type EmbeddedVectors, type ProcessContext } from './context.ts';
+
+export interface EmbeddingPlan extends EmbeddedVectors {
+  /** requests sent, and the last failure (the batch's `embedderRequests`) */
+  requests: { total: number; failed: number; lastError?: string };
+  /** files to remove once the batch ends */
+  cleanup(): void;
+}
+
+type Generating = Record<string, Record<string, unknown>>;
+
+/** The embedders of `settings` whose vectors a server computes. */
+function generating(settings: Settings): Generating {
+  const out: Generating = {};
+  for (const [name, e] of Object.entries(settings.embedders)) if (callsServer(e as Record<string, unknown>)) out[name] = e as Record<string, unknown>;
+  return out;
+}
+
+/** What an embedder computes: a change re-embeds every document (documentTemplateMaxBytes too, when it grows). */
+function signature(e: Record<string, unknown>): string {
+  const { distribution: _d, binaryQuantized: _b, apiKey: _k, documentTemplateMaxBytes: _m, ...rest } = e;
+  return JSON.stringify(rest);
+}
+
+function isSearchable(settings: Settings): (field: string) => boolean {
+  const list = settings.searchableAttributes;
+  if (list === null || list.includes('*')) return () => true;
+  return (field) => list.some((a) => a === field || a.startsWith(`${field}.`) || field.startsWith(`${a}.`));
+}
+
+function templateOf(e: Record<string, unknown>): DocumentTemplate {
+  return new DocumentTemplate(typeof e.documentTemplate === 'string' ? e.documentTemplate : undefined, typeof e.documentTemplateMaxBytes === 'number' ? e.documentTemplateMaxBytes : undefined);
+}
+
+/** Plans the vectors of `tasks` on `target`; null when no embedder of the batch calls a server. */
+export async function planEmbeddings(target: Index, tasks: readonly Task[], ctx: ProcessContext): Promise<EmbeddingPlan | null> {
+  let settings = storedSettings(target);
+  const involved = tasks.some((t) => t.kind.kind === 'settingsUpdate') || Object.keys(generating(settings)).length > 0;
+  if (!involved) return null;
+  const applied = (target.getMain('applied') ?? {}) as Record<string, unknown>;
+  const written: string[] = [];
+  const plan: EmbeddingPlan = {
+    payloads: new Map(),
+    regenerated: new Map(),
+    failures: new Map(),
+    requests: { total: 0, failed: 0 },
+    cleanup: () => written.forEach((f) => fs.rmSync(f, { force: true })),
+  };
+  const abort = new AbortController();
+  const watch = setInterval(() => ctx.shouldAbort() && abort.abort(new Aborted()), 50);
+  // documents added earlier in the batch: external id → document as it will be stored
+  const added = new Map<string, Record<string, unknown>>();
+  const pk = () => target.meta().primaryKey;
+  try {
+    for (const task of tasks) {
+      if (Object.prototype.hasOwnProperty.call(applied, String(task.uid))) continue;
+      const kind = task.kind;
+      if (kind.kind === 'settingsUpdate') {
+        let next: Settings;
+        try {
+          next = applyPatch(settings, kind.settings as SettingsPatch);
+        } catch {
+          continue; // the task fails when it applies
+        }
+        const before = generating(settings);
+        const changed = Object.entries(generating(next)).filter(([name, e]) => before[name] === undefined || signature(before[name]!) !== signature(e));
+        if (changed.length > 0) {
+          try {
+            const perEmbedder = new Map<string, Map<string, number[][]>>();
+            for (const [name, e] of changed) perEmbedder.set(name, await embedStored(target, added, name, e, next, ctx, plan, abort.signal));
+            plan.regenerated.set(task.uid, perEmbedder);
+          } catch (err) {
+            if (err instanceof Aborted || abort.signal.aborted) throw new Aborted();
+            plan.failures.set(task.uid, asTaskError(err, task.indexUid!));
+          }
+        }
+        settings = next;
+      } else if (kind.kind === 'documentAddition') {
+        const embedders = generating(settings);
+        if (Object.keys(embedders).length === 0 || kind.documentsCount === 0) continue;
+        try {
+          const out = await embedPayload(target, kind, pk() ?? kind.primaryKey, embedders, settings, added, ctx, plan, abort.signal);
+          written.push(out);
+          plan.payloads.set(task.uid, out);
+        } catch (err) {
+          if (err instanceof Aborted || abort.signal.aborted) throw new Aborted();
+          plan.failures.set(task.uid, asTaskError(err, task.indexUid!));
+        }
+      } else if (kind.kind === 'documentClear') added.clear();
+    }
+  } catch (err) {
+    plan.cleanup();
+    throw err;
+  } finally {
+    clearInterval(watch);
+  }
+  return plan;
+}
+
+function asTaskError(err: unknown, _indexUid: string): Error {
+  if (err instanceof EngineError) return err;
+  // the step that applies the task names the index
+  if (err instanceof EmbedFailure) return new EngineError(err.code, err.message);
+  return err as Error;
+}
+
+class EmbedFailure extends Error {
+  constructor(
+    readonly code: 'vector_embedding_error' | 'invalid_document_fields',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Embeds `texts` with the embedder, counting the requests; failures carry Meilisearch's message. */
+async function embedTexts(client: EmbedderClient, name: string, texts: string[], plan: EmbeddingPlan, signal: AbortSignal): Promise<number[][]> {
+  try {
+    const out = await client.embed(texts, signal, () => plan.requests.total++);
+    return out;
+  } catch (err) {
+    if (signal.aborted) throw new Aborted();
+    plan.requests.failed++;
+    if (err instanceof EmbedError) {
+      plan.requests.lastError = err.full;
+      throw new EmbedFailure('vector_embedding_error', `While embedding documents for embedder \`${name}\`: ${err.kind} error: ${err.message}`);
+    }
+    throw err;
+  }
+}
+
+function render(template: DocumentTemplate, doc: Record<string, unknown>, searchable: (f: string) => boolean, docId: string): string {
+  try {
+    return template.render(doc, searchable);
+  } catch (err) {
+    if (err instanceof TemplateError) throw new EmbedFailure('invalid_document_fields', `missing field in document \`${docId}\`: ${err.message}`);
+    throw err;
+  }
+}
+
+/** Whether a document's own `_vectors` entry for `name` stands (embeddings given, or `regenerate: false`). */
+function ownEntry(doc: Record<string, unknown>, name: string): boolean {
+  const v = doc._vectors;
+  if (v === null || typeof v !== 'object' || Array.isArray(v) || !Object.prototype.hasOwnProperty.call(v, name)) return false;
+  const entry = (v as Record<string, unknown>)[name];
+  if (entry === null || Array.isArray(entry)) return true;
+  if (typeof entry === 'object') {
+    const e = entry as { embeddings?: unknown; regenerate?: unknown };
+    return e.embeddings !== undefined && e.embeddings !== null ? true : e.regenerate === false;
+  }
+  return true;
+}
+
+/** Writes the payload again with the computed vectors; returns its path. */
+async function embedPayload(
+  target: Index,
+  kind: Extract<TaskKind, { kind: 'documentAddition' }>,
+  primaryKey: string | null,
+  embedders: Generating,
+  settings: Settings,
+  added: Map<string, Record<string, unknown>>,
+  ctx: ProcessContext,
+  plan: EmbeddingPlan,
+  signal: AbortSignal,
+): Promise<string> {
+  const docs: Record<string, unknown>[] = [];
+  for (const { doc } of ctx.files.read(kind.contentFile)) docs.push(doc);
+  const pk = primaryKey ?? Object.keys(docs[0] ?? {}).find((k) => /id$/i.test(k)) ?? null;
+  const searchable = isSearchable(settings);
+  const idOf = (doc: Record<string, unknown>) => (pk !== null && doc[pk] !== undefined && doc[pk] !== null ? String(doc[pk]) : null);
+  // the document each one becomes: an update merges into the stored (or earlier added) one
+  const merged = docs.map((doc) => {
+    const id = idOf(doc);
+    if (kind.method !== 'update' || id === null) return doc;
+    const before = added.get(id) ?? storedDocument(target, id);
+    return before === undefined ? doc : { ...before, ...doc };
+  });
+  for (const [name, e] of Object.entries(embedders)) {
+    const template = templateOf(e);
+    const wanted: number[] = [];
+    const texts: string[] = [];
+    merged.forEach((doc, i) => {
+      if (ownEntry(docs[i]!, name)) return;
+      wanted.push(i);
+      texts.push(render(template, doc, searchable, idOf(doc) ?? String(i)));
+    });
+    if (texts.length === 0) continue;
+    const vectors = await embedTexts(embedderClient(e, { allowed: ctx.allowedNetworks ?? [] }), name, texts, plan, signal);
+    wanted.forEach((i, k) => {
+      const doc = docs[i]!;
+      const own = doc._vectors !== null && typeof doc._vectors === 'object' && !Array.isArray(doc._vectors) ? (doc._vectors as Record<string, unknown>) : {};
+      doc._vectors = { ...own, [name]: { embeddings: [vectors[k]!], regenerate: true } };
+    });
+  }
+  merged.forEach((doc, i) => {
+    const id = idOf(doc);
+    if (id !== null) added.set(id, { ...doc, _vectors: docs[i]!._vectors });
+  });
+  const out = `${ctx.files.path(kind.contentFile)}.embedded`;
+  fs.writeFileSync(out, docs.map((d) => JSON.stringify(d)).join('\n') + '\n');
+  return out;
+}
+
+function storedDocument(target: Index, externalId: string): Record<string, unknown> | undefined {
+  const id = target.internalId(externalId);
+  if (id === undefined) return undefined;
+  const bytes = target.documents.get(id);
+  return bytes === undefined ? undefined : parseDocument(bytes);
+}
+
+/** The vectors of every document (stored before the batch, or added earlier in it) for one embedder. */
+async function embedStored(
+  target: Index,
+  added: Map<string, Record<string, unknown>>,
+  name: string,
+  e: Record<string, unknown>,
+  settings: Settings,
+  ctx: ProcessContext,
+  plan: EmbeddingPlan,
+  signal: AbortSignal,
+): Promise<Map<string, number[][]>> {
+  const template = templateOf(e);
+  const searchable = isSearchable(settings);
+  const pk = target.meta().primaryKey;
+  const ids: string[] = [];
+  const texts: string[] = [];
+  const seen = new Set<string>();
+  const take = (id: string, doc: Record<string, unknown>) => {
+    if (seen.has(id)) return;
+    seen.add(id);
+    if (ownEntry(doc, name)) return;
+    ids.push(id);
+    texts.push(render(template, doc, searchable, id));
+  };
+  for (const [id, doc] of added) take(id, doc);
+  if (pk !== null) {
+    // vectors a user gave (`regenerate: false`) stay: their documents are not sent
+    const embedderId = ((target.getMain('embedderIds') ?? {}) as Record<string, number>)[name];
+    const kept = new Set<number>();
+    if (embedderId !== undefined) for (const [doc, regenerate] of new VectorReader(target).regenerateFlags(embedderId)) if (!regenerate) kept.add(doc);
+    for (const [internal, value] of target.documents.entries()) {
+      if (kept.has(internal)) continue;
+      const doc = parseDocument(value);
+      const id = doc[pk];
+      if (id !== undefined && id !== null) take(String(id), doc);
+    }
+  }
+  const vectors = texts.length === 0 ? [] : await embedTexts(embedderClient(e, { allowed: ctx.allowedNetworks ?? [] }), name, texts, plan, signal);
+  return new Map(ids.map((id, i) => [id, [vectors[i]!]]));
+}
