@@ -135,7 +135,7 @@ function table(): OptionSpec[] {
     flag('experimentalReduceIndexingMemoryUsage', 'experimental-reduce-indexing-memory-usage', { default: 'false', help: 'Experimental: trade indexing speed for memory. No effect: a Meilisearch tuning without a counterpart in Muninn.' }),
     opt('experimentalMaxNumberOfBatchedTasks', 'experimental-max-number-of-batched-tasks', batchedTasksValue, { value: 'N', shape: 'integer', default: 'unlimited', help: 'Maximum number of tasks per batch; 0 never processes tasks.' }),
     opt('experimentalLimitBatchedTasksTotalSize', 'experimental-limit-batched-tasks-total-size', byteSizeValue, { value: 'SIZE', shape: 'bytes', default: 'half of the max indexing memory, at most 10 GiB', help: 'Maximum total payload size of a batch (a batch always holds at least one task).' }),
-    opt('experimentalEmbeddingCacheEntries', 'experimental-embedding-cache-entries', unsignedValue, { value: 'N', shape: 'integer', default: '0 (disabled)', help: 'Entries of the per-embedder cache of query embeddings. No effect yet: Muninn has no embedders.' }),
+    opt('experimentalEmbeddingCacheEntries', 'experimental-embedding-cache-entries', unsignedValue, { value: 'N', shape: 'integer', default: '0 (disabled)', help: 'Entries of the cache of query embeddings (search texts embedded by an embedder\'s server).' }),
   ];
 
   const snapshots = [

@@ -87,6 +87,16 @@ function restOf(e: EmbedderSettingsJson, env: NodeJS.ProcessEnv): Rest | null {
   return null;
 }
 
+/**
+ * The settings that compute an embedder's vectors for documents (`indexing`) or search texts
+ * (`search`): a `composite` embedder's nested one (vectors-embedders.md §2.3), else its own.
+ */
+export function sideOf(e: EmbedderSettingsJson, side: 'indexing' | 'search'): EmbedderSettingsJson | null {
+  if (e.source !== 'composite') return e;
+  const nested = e[side === 'indexing' ? 'indexingEmbedder' : 'searchEmbedder'];
+  return nested !== null && typeof nested === 'object' ? (nested as EmbedderSettingsJson) : null;
+}
+
 /** Whether an embedder's source computes vectors through a server this module can call. */
 export function callsServer(e: EmbedderSettingsJson): boolean {
   const source = (e.source as string | undefined) ?? 'openAi';

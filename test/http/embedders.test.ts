@@ -225,9 +225,12 @@ test('documents are embedded at indexing: additions, updates, own vectors kept, 
     s.texts.length = 0;
     await t.client.index('pets').addDocuments([{ id: 3, title: 'my cat', _vectors: { e: { embeddings: [0, 1, 0], regenerate: false } } }]).waitTask();
     assert.equal(s.texts.length, 0);
-    // an update renders the stored document with its new fields
+    // an update renders the stored document with its new fields; a text that stays the same is not sent
     await t.client.index('pets').updateDocuments([{ id: 2, color: 'brown' }]).waitTask();
-    assert.deepEqual(s.texts, [['A dog in the fog']]);
+    await t.client.index('pets').addDocuments([{ id: 1, title: 'A cat on a mat' }]).waitTask();
+    assert.deepEqual(s.texts, []);
+    await t.client.index('pets').updateDocuments([{ id: 2, title: 'A dog in the fog, barking' }]).waitTask();
+    assert.deepEqual(s.texts, [['A dog in the fog, barking']]);
 
     const hits = async (q: string) => ((await semantic(t, q)).body as { hits: { id: number }[] }).hits.map((h) => h.id);
     assert.equal((await hits('cat'))[0], 1, 'the cat document, by its computed vector');
@@ -237,11 +240,15 @@ test('documents are embedded at indexing: additions, updates, own vectors kept, 
     const own = await t.client.index('pets').getDocument(3, { retrieveVectors: true } as never);
     assert.deepEqual((own as { _vectors: unknown })._vectors, { e: { embeddings: [[0, 1, 0]], regenerate: false } });
 
-    // a new template embeds everything again, but for the document's own vectors
+    // a new template embeds again the documents whose text changes, not the ones with their own vectors
     s.texts.length = 0;
     await t.client.index('pets').updateSettings({ embedders: { e: batched(s.url, { documentTemplate: 'title: {{doc.title}}' }) } as never }).waitTask();
     assert.equal(s.texts.flat().length, 27);
-    assert.ok(s.texts.flat().every((x) => x.startsWith('title: ')));
+    assert.ok(s.texts.flat().every((x: string) => x.startsWith('title: ')));
+    // a template that renders the birds alike: only the others are sent
+    s.texts.length = 0;
+    await t.client.index('pets').updateSettings({ embedders: { e: batched(s.url, { documentTemplate: '{% if doc.title contains "bird" %}title: {{doc.title}}{% else %}{{doc.title}}{% endif %}' }) } as never }).waitTask();
+    assert.deepEqual(s.texts.flat().sort(), ['A cat on a mat', 'A dog in the fog, barking']);
   } finally {
     await t.close();
     await s.close();
@@ -275,5 +282,31 @@ test('indexing fails the task on a server error or a missing field; a hanging se
   } finally {
     await t.close();
     await s.close();
+  }
+});
+
+test('a composite embedder embeds documents with its indexing embedder and queries with its search embedder', async () => {
+  const indexing = await batchServer();
+  const search = await standIn();
+  const t = await startTestServer({ args: LOOPBACK });
+  try {
+    await t.fetch('PATCH', '/experimental-features', { body: { compositeEmbedders: true } });
+    const { source: _s, dimensions: _d, ...indexingEmbedder } = batched(indexing.url);
+    const embedder = {
+      source: 'composite',
+      indexingEmbedder: { source: 'rest', ...indexingEmbedder },
+      searchEmbedder: { source: 'rest', url: `${search.url}/rest`, request: { input: { text: '{{text}}' } }, response: { result: { vector: '{{embedding}}' } } },
+    };
+    const settings = await t.client.index('pets').updateSettings({ embedders: { e: embedder } as never }).waitTask();
+    assert.equal(settings.status, 'succeeded', JSON.stringify(settings.error));
+    await t.client.index('pets').addDocuments([{ id: 1, title: 'A cat on a mat' }, { id: 2, title: 'A dog in the fog' }]).waitTask();
+    assert.deepEqual(indexing.texts.flat().sort(), ['A cat on a mat', 'A dog in the fog']);
+    const res = await semantic(t, 'dog');
+    assert.equal((res.body as { hits: { id: number }[] }).hits[0]!.id, 2, JSON.stringify(res.body));
+    assert.deepEqual(search.seen.map((x) => x.body), [{ input: { text: 'dog' } }]);
+  } finally {
+    await t.close();
+    await indexing.close();
+    await search.close();
   }
 });

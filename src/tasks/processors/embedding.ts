@@ -17,7 +17,7 @@ import { parseDocument } from '../../engine/index/index.ts';
 import { DocumentTemplate, TemplateError } from '../../engine/vector/template.ts';
 import { VectorReader } from '../../engine/vector/index.ts';
 import { applyPatch, type Settings, type SettingsPatch } from '../../api/settings/index.ts';
-import { callsServer, EmbedError, embedderClient, type EmbedderClient } from '../embedders.ts';
+import { callsServer, EmbedError, embedderClient, sideOf, type EmbedderClient } from '../embedders.ts';
 import { storedSettings } from '../index-settings.ts';
 import type { Task, TaskKind } from '../types.ts';
 import { Aborted, type EmbeddedVectors, type ProcessContext } from './context.ts';
@@ -34,7 +34,10 @@ type Generating = Record<string, Record<string, unknown>>;
 /** The embedders of `settings` whose vectors a server computes. */
 function generating(settings: Settings): Generating {
   const out: Generating = {};
-  for (const [name, e] of Object.entries(settings.embedders)) if (callsServer(e as Record<string, unknown>)) out[name] = e as Record<string, unknown>;
+  for (const [name, e] of Object.entries(settings.embedders)) {
+    const indexing = sideOf(e as Record<string, unknown>, 'indexing');
+    if (indexing !== null && callsServer(indexing)) out[name] = indexing;
+  }
   return out;
 }
 
@@ -85,11 +88,13 @@ export async function planEmbeddings(target: Index, tasks: readonly Task[], ctx:
           continue; // the task fails when it applies
         }
         const before = generating(settings);
-        const changed = Object.entries(generating(next)).filter(([name, e]) => before[name] === undefined || signature(before[name]!) !== signature(e));
+        // searchable attributes change what the default template renders (settings.md)
+        const searchableChanged = JSON.stringify(settings.searchableAttributes) !== JSON.stringify(next.searchableAttributes);
+        const changed = Object.entries(generating(next)).filter(([name, e]) => before[name] === undefined || searchableChanged || signature(before[name]!) !== signature(e));
         if (changed.length > 0) {
           try {
             const perEmbedder = new Map<string, Map<string, number[][]>>();
-            for (const [name, e] of changed) perEmbedder.set(name, await embedStored(target, added, name, e, next, ctx, plan, abort.signal));
+            for (const [name, e] of changed) perEmbedder.set(name, await embedStored(target, added, name, e, before[name], settings, next, ctx, plan, abort.signal));
             plan.regenerated.set(task.uid, perEmbedder);
           } catch (err) {
             if (err instanceof Aborted || abort.signal.aborted) throw new Aborted();
@@ -191,20 +196,25 @@ async function embedPayload(
   const searchable = isSearchable(settings);
   const idOf = (doc: Record<string, unknown>) => (pk !== null && doc[pk] !== undefined && doc[pk] !== null ? String(doc[pk]) : null);
   // the document each one becomes: an update merges into the stored (or earlier added) one
-  const merged = docs.map((doc) => {
+  const previous = docs.map((doc) => {
     const id = idOf(doc);
-    if (kind.method !== 'update' || id === null) return doc;
-    const before = added.get(id) ?? storedDocument(target, id);
-    return before === undefined ? doc : { ...before, ...doc };
+    return id === null ? undefined : added.get(id) ?? storedDocument(target, id);
   });
+  const merged = docs.map((doc, i) => (kind.method === 'update' && previous[i] !== undefined ? { ...previous[i], ...doc } : doc));
+  const embedderIds = (target.getMain('embedderIds') ?? {}) as Record<string, number>;
+  const reader = new VectorReader(target);
   for (const [name, e] of Object.entries(embedders)) {
     const template = templateOf(e);
     const wanted: number[] = [];
     const texts: string[] = [];
     merged.forEach((doc, i) => {
       if (ownEntry(docs[i]!, name)) return;
+      const docId = idOf(doc) ?? String(i);
+      const text = render(template, doc, searchable, docId);
+      // only a text that changed is embedded again: the vectors computed for the same text stay
+      if (previous[i] !== undefined && hasGenerated(previous[i]!, name, docId, embedderIds[name], target, reader) && sameText(template, previous[i]!, searchable, text)) return;
       wanted.push(i);
-      texts.push(render(template, doc, searchable, idOf(doc) ?? String(i)));
+      texts.push(text);
     });
     if (texts.length === 0) continue;
     const vectors = await embedTexts(embedderClient(e, { allowed: ctx.allowedNetworks ?? [] }), name, texts, plan, signal);
@@ -223,6 +233,23 @@ async function embedPayload(
   return out;
 }
 
+/** Whether the document (as stored, or as added earlier in the batch) has vectors the embedder computed. */
+function hasGenerated(doc: Record<string, unknown>, name: string, docId: string, embedderId: number | undefined, target: Index, reader: VectorReader): boolean {
+  const v = doc._vectors as Record<string, { regenerate?: boolean }> | undefined;
+  if (v !== null && typeof v === 'object' && v[name]?.regenerate === true) return true;
+  if (embedderId === undefined) return false;
+  const internal = target.internalId(docId);
+  return internal !== undefined && reader.embeddings(embedderId, internal)?.regenerate === true;
+}
+
+function sameText(template: DocumentTemplate, doc: Record<string, unknown>, searchable: (f: string) => boolean, text: string): boolean {
+  try {
+    return template.render(doc, searchable) === text;
+  } catch {
+    return false;
+  }
+}
+
 function storedDocument(target: Index, externalId: string): Record<string, unknown> | undefined {
   const id = target.internalId(externalId);
   if (id === undefined) return undefined;
@@ -236,6 +263,8 @@ async function embedStored(
   added: Map<string, Record<string, unknown>>,
   name: string,
   e: Record<string, unknown>,
+  old: Record<string, unknown> | undefined,
+  oldSettings: Settings,
   settings: Settings,
   ctx: ProcessContext,
   plan: EmbeddingPlan,
@@ -243,6 +272,11 @@ async function embedStored(
 ): Promise<Map<string, number[][]>> {
   const template = templateOf(e);
   const searchable = isSearchable(settings);
+  // only the template changed: the documents whose text stays the same keep their vectors
+  const { documentTemplate: _t, ...now } = e;
+  const oldRest = old === undefined ? undefined : (({ documentTemplate: _o, ...r }) => r)(old);
+  const oldTemplate = oldRest !== undefined && signature(oldRest) === signature(now) ? templateOf(old!) : null;
+  const oldSearchable = isSearchable(oldSettings);
   const pk = target.meta().primaryKey;
   const ids: string[] = [];
   const texts: string[] = [];
@@ -251,8 +285,10 @@ async function embedStored(
     if (seen.has(id)) return;
     seen.add(id);
     if (ownEntry(doc, name)) return;
+    const text = render(template, doc, searchable, id);
+    if (oldTemplate !== null && sameText(oldTemplate, doc, oldSearchable, text)) return;
     ids.push(id);
-    texts.push(render(template, doc, searchable, id));
+    texts.push(text);
   };
   for (const [id, doc] of added) take(id, doc);
   if (pk !== null) {
