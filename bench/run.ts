@@ -135,7 +135,7 @@ async function main(): Promise<number> {
   try {
     console.error(`[bench] ${workload.name}: starting server (db ${dbPath})`);
     // dumps and snapshots go to the run's directory, never into the repository
-    const extraArgs = ['--dump-dir', path.join(tmp, 'dumps'), '--snapshot-dir', path.join(tmp, 'snapshots')];
+    const extraArgs = ['--dump-dir', path.join(tmp, 'dumps'), '--snapshot-dir', path.join(tmp, 'snapshots'), ...(workload.serverArgs ?? [])];
     server = await startServer({ repoRoot, dbPath, logFile: path.join(tmp, 'server.log'), extraArgs, ...(port ? { port } : {}) });
     const srv = server;
     console.error(`[bench] server pid ${srv.pid} ready on ${srv.baseUrl} in ${srv.startupMs.toFixed(0)} ms` +

@@ -17,6 +17,7 @@ import { hybridFiori } from './hybrid-fiori.ts';
 import { dumpCities } from './dump-cities.ts';
 import { compressionMovies } from './compression-movies.ts';
 import { metricsMovies } from './metrics-movies.ts';
+import { embedFiori } from './embed-fiori.ts';
 
 export const workloads: Record<string, Workload> = Object.fromEntries(
   [
@@ -38,5 +39,6 @@ export const workloads: Record<string, Workload> = Object.fromEntries(
     dumpCities,
     compressionMovies,
     metricsMovies,
+    embedFiori,
   ].map((w) => [w.name, w]),
 );

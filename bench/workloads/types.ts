@@ -62,5 +62,7 @@ export interface Workload {
   description: string;
   /** dataset folder name under shared/datasets, for the JSON output */
   dataset: string;
+  /** launch options the server needs for this workload (e.g. the network rule for a local stand-in) */
+  serverArgs?: string[];
   run(ctx: WorkloadContext): Promise<void>;
 }

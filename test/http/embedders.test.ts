@@ -310,3 +310,20 @@ test('a composite embedder embeds documents with its indexing embedder and queri
     await search.close();
   }
 });
+
+test('429 and 5xx answers are retried (Meilisearch waits 100 + 10^n and 10^n ms); the batch counts every request', async () => {
+  const answers = [429, 503, 500];
+  const s = await batchServer({ status: () => answers.shift() ?? 200 });
+  const t = await startTestServer({ args: LOOPBACK });
+  try {
+    await t.client.index('pets').updateSettings({ embedders: { e: batched(s.url) } as never }).waitTask();
+    const add = await t.client.index('pets').addDocuments([{ id: 1, title: 'A cat' }]).waitTask();
+    assert.equal(add.status, 'succeeded', JSON.stringify(add.error));
+    assert.equal(s.texts.length, 4, 'three refused attempts, then the answer');
+    const batch = await t.client.batches.getBatch(add.batchUid!);
+    assert.deepEqual((batch.stats as { embedderRequests?: unknown }).embedderRequests, { total: 4, failed: 0 });
+  } finally {
+    await t.close();
+    await s.close();
+  }
+});
