@@ -3,31 +3,32 @@
 // of a stream by DELETE or by its reader leaving.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import http from 'node:http';
 import { assertErrorBody, startTestServer, type TestServer } from './helpers.ts';
 
-/** Opens a stream and collects its text until `stop()` (or the server ends it). */
+/** Opens a stream (node:http, one connection of its own) and collects its text until `stop()` or the server ends it. */
 async function openStream(t: TestServer, body: unknown) {
-  const abort = new AbortController();
-  const res = await fetch(`${t.url}/logs/stream`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${t.masterKey}`, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-    signal: abort.signal,
-  });
+  const u = new URL(`${t.url}/logs/stream`);
+  const payload = JSON.stringify(body);
   let text = '';
   let ended = false;
-  const done = (async () => {
-    if (res.status !== 200) return;
-    const decoder = new TextDecoder();
-    try {
-      for await (const chunk of res.body!) text += decoder.decode(chunk as Uint8Array, { stream: true });
-      ended = true;
-    } catch {
-      // aborted by stop()
-    }
-  })();
+  let req!: http.ClientRequest;
+  let finish!: () => void;
+  const done = new Promise<void>((r) => (finish = r));
+  const res = await new Promise<http.IncomingMessage>((resolve, reject) => {
+    req = http.request({ host: u.hostname, port: u.port, path: u.pathname, method: 'POST', agent: false, headers: { authorization: `Bearer ${t.masterKey}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } }, resolve);
+    req.on('error', reject);
+    req.end(payload);
+  });
+  res.setEncoding('utf8');
+  res.on('data', (c: string) => (text += c));
+  res.on('end', () => {
+    ended = true;
+    finish();
+  });
+  res.on('close', () => finish());
   return {
-    res,
+    res: { status: res.statusCode!, headers: { get: (name: string) => (res.headers[name] as string | undefined) ?? null } },
     text: () => text,
     ended: () => ended,
     done,
@@ -38,7 +39,7 @@ async function openStream(t: TestServer, body: unknown) {
         await new Promise((r) => setTimeout(r, 20));
       }
     },
-    stop: () => abort.abort(),
+    stop: () => req.destroy(),
   };
 }
 

@@ -29,11 +29,23 @@ export function registerLogRoutes(app: FastifyInstance, ctx: HttpContext): void 
     });
     if (stream === undefined || stream === null) throw logsRouteInUse();
     // the reader left: the route is free again
-    reply.raw.once('close', () => stream.close());
+    const socket = reply.raw.socket;
+    if (socket) open.add(socket);
+    reply.raw.once('close', () => {
+      stream.close();
+      if (socket) open.delete(socket);
+    });
     reply.header('content-type', 'application/octet-stream').header('x-accel-buffering', 'no');
     // Node sends the head with the first chunk; the reader should see the 200 before any line comes
     out.once('resume', () => setImmediate(() => reply.raw.writableEnded || reply.raw.flushHeaders()));
     return reply.send(out);
+  });
+
+  // a closing server ends the stream and drops its connection (an endless answer would hold the close)
+  const open = new Set<import('node:net').Socket>();
+  app.addHook('preClose', async () => {
+    ctx.logs?.closeStream();
+    for (const socket of open) socket.destroy();
   });
 
   app.delete('/logs/stream', { config: { auth } }, async (_req, reply) => {
