@@ -23,6 +23,7 @@ import { registerFacetSearchRoutes } from './routes/facet-search.ts';
 import { registerBackupRoutes } from './routes/backups.ts';
 import { registerWebhookRoutes } from './routes/webhooks.ts';
 import { registerLogRoutes } from './routes/logs.ts';
+import { registerRenderRoutes } from './routes/render.ts';
 import { collectRoutes, registerOpenApiRoute } from './openapi.ts';
 import { QueryEmbeddings } from './query-embedding.ts';
 import fastifyCompress from '@fastify/compress';
@@ -172,6 +173,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   registerBackupRoutes(app, ctx);
   registerWebhookRoutes(app, ctx);
   registerLogRoutes(app, ctx);
+  registerRenderRoutes(app, ctx);
   await app.ready();
   return app;
 }

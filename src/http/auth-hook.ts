@@ -9,6 +9,8 @@ export interface RouteAuth {
   /** name of the path parameter holding the index uid, if any */
   indexParam?: string;
   keysRoute?: boolean;
+  /** a second action the key needs as well (`POST /render-template`: settings.get and documents.get) */
+  alsoAction?: string;
 }
 
 const PUBLIC = new AuthContext({ via: 'open' });
@@ -17,10 +19,7 @@ export function authenticate(instance: Instance, req: FastifyRequest, auth: Rout
   if (auth.action === 'public') return PUBLIC;
   const params = req.params as Record<string, string> | undefined;
   const indexUid = auth.indexParam ? params?.[auth.indexParam] ?? null : null;
-  return instance.auth.authorize({
-    authorization: req.headers.authorization,
-    action: auth.action,
-    indexUid,
-    keysRoute: auth.keysRoute ?? false,
-  });
+  const request = { authorization: req.headers.authorization, indexUid, keysRoute: auth.keysRoute ?? false };
+  if (auth.alsoAction !== undefined) instance.auth.authorize({ ...request, action: auth.alsoAction });
+  return instance.auth.authorize({ ...request, action: auth.action });
 }

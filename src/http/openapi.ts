@@ -94,6 +94,7 @@ const DOCS: Record<string, RouteDoc> = {
   'DELETE /webhooks/:uuid': { summary: 'Delete a webhook', status: 204 },
   'POST /logs/stream': { summary: 'Stream log lines (experimental `logsRoute`)', status: 200, body: ['target', 'mode', 'profileMemory'] },
   'DELETE /logs/stream': { summary: 'End the log stream', status: 204 },
+  'POST /render-template': { summary: 'Render a document template with a document (experimental `renderRoute`)', status: 200, body: ['template', 'input'] },
   'POST /logs/stderr': { summary: 'Change the filter of the lines written to stderr', status: 204, body: ['target'] },
 };
 

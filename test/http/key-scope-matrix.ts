@@ -134,6 +134,8 @@ export const ROUTES: RouteCase[] = [
   route('POST /logs/stream', 'metrics.get', () => ({ path: '/logs/stream', body: { target: 'info' } })),
   route('DELETE /logs/stream', 'metrics.get', () => ({ path: '/logs/stream' })),
   route('POST /logs/stderr', 'metrics.get', () => ({ path: '/logs/stderr', body: { target: 'info' } })),
+  // the render feature is off: the answer shows the authorization only
+  route('POST /render-template', 'settings.get', () => ({ path: '/render-template', body: { template: { kind: 'inlineDocumentTemplate', inline: 'x' } } })),
   // a webhook that does not exist: the answer shows the authorization only (404 once through)
   route('GET /webhooks', 'webhooks.get', () => ({ path: '/webhooks' })),
   route('POST /webhooks', 'webhooks.create', () => ({ path: '/webhooks', body: { url: 'http://127.0.0.1:9/hook' } })),

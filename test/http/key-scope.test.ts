@@ -771,6 +771,22 @@ const EXPECTED: [string[], string][] = [
   ],
   [
     [
+      'POST /render-template',
+    ],
+    `
+      movies *: 400 feature_not_enabled
+      movies *.get: 400 feature_not_enabled
+      movies settings.get: 403 invalid_api_key
+      mov* *: 400 feature_not_enabled
+      mov* *.get: 400 feature_not_enabled
+      mov* settings.get: 403 invalid_api_key
+      * *: 400 feature_not_enabled
+      * *.get: 400 feature_not_enabled
+      * settings.get: 403 invalid_api_key
+    `,
+  ],
+  [
+    [
       'GET /webhooks',
     ],
     `
