@@ -141,7 +141,8 @@ export function embedderClient(e: EmbedderSettingsJson, opts: ClientOptions): Em
         if (err instanceof RestTemplateError) throw new EmbedError(`the answer of the embedding server does not have the shape of \`response\`: ${err.message}`, 'user');
         if (err instanceof EmbedError && wait === null) throw err;
         if (err instanceof OutgoingError && /non-global address/.test(err.message)) throw new EmbedError(err.message, 'user');
-        const e = err instanceof EmbedError ? err : new EmbedError(`could not reach the embedding server: ${(err as Error).message}`, 'runtime');
+        const reason = (err as Error).message.replace(/ \(after \d+ attempts?\)$/, '');
+        const e = err instanceof EmbedError ? err : new EmbedError(`could not reach embedding server:\n  - ${reason}`, 'runtime');
         if (attempt >= retries) throw e;
         const ms = Math.min(wait ?? 10 ** attempt, maxWaitMs) * (0.5 + Math.random() / 2);
         await new Promise<void>((resolve, reject) => {
