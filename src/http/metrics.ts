@@ -5,6 +5,7 @@
 // search queue, degraded searches, personalization, chats) are left out (docs/compat.md).
 import client from 'prom-client';
 import type { SearchQueue } from '../api/search/queue.ts';
+import { degradedSearches } from '../api/search/degraded.ts';
 import type { Instance } from '../instance/index.ts';
 import { TASK_STATUSES, TASK_TYPES, type Batch } from '../api/tasks/model.ts';
 
@@ -67,6 +68,7 @@ export class Metrics {
       g.set(Math.floor(last / 1e6));
     });
     gauge('meilisearch_is_indexing', 'Meilisearch Is Indexing', [], (g) => g.set(instance.scheduler.processing() === null ? 0 : 1));
+    gauge('meilisearch_degraded_search_requests', 'Meilisearch number of degraded search requests', [], (g) => g.set(degradedSearches()));
     gauge('meilisearch_search_queue_size', 'Meilisearch Search Queue Size', [], (g) => g.set(searches().capacity));
     gauge('meilisearch_searches_running', 'Meilisearch Searches Running', [], (g) => g.set(searches().running));
     gauge('meilisearch_searches_waiting_to_be_processed', 'Meilisearch Searches Being Processed', [], (g) => g.set(searches().waiting));

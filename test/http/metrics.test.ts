@@ -71,3 +71,17 @@ test('--experimental-enable-metrics turns the route on at launch', async () => {
     await t.close();
   }
 });
+
+test('searches that hit their cutoff are counted as degraded', async () => {
+  const t = await startTestServer({ args: ['--experimental-enable-metrics'] });
+  try {
+    await t.client.index('a').addDocuments(Array.from({ length: 50 }, (_, i) => ({ id: i, text: `hello world ${i} lorem ipsum` }))).waitTask();
+    await t.client.index('a').updateSettings({ searchCutoffMs: 0 } as never).waitTask();
+    await t.client.index('a').search('hello world lorem');
+    await t.client.multiSearch({ federation: {}, queries: [{ indexUid: 'a', q: 'hello world' }] });
+    const text = await (await fetch(`${t.url}/metrics`, { headers: { authorization: `Bearer ${t.masterKey}` } })).text();
+    assert.equal(sample(text, 'meilisearch_degraded_search_requests'), 2);
+  } finally {
+    await t.close();
+  }
+});

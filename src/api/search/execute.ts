@@ -29,6 +29,7 @@ import { searchResponse, searchWindow, type SearchResponse } from './response.ts
 import { indexSearchState, type IndexSearchState } from './state.ts';
 import { rejectUnsupported } from './unsupported.ts';
 import { NO_TIMINGS, Timings, type StepRecorder } from './timings.ts';
+import { noteDegraded } from './degraded.ts';
 
 /** `searchCutoffMs: null`: Meilisearch's default budget (search.md §11). */
 export const DEFAULT_CUTOFF_MS = 1500;
@@ -54,6 +55,7 @@ export function executeSearch(index: Index, uid: string, q: SearchQuery, opts: E
   const window = searchWindow(q, maxTotalHits);
   const scores = q.showRankingScore || q.showRankingScoreDetails || q.rankingScoreThreshold !== null;
   const ranked = rankSearch(index, uid, q, { state, offset: window.offset, limit: window.limit, scores, started, features: opts.features, timings });
+  if (ranked.degraded) noteDegraded();
   const facets = q.facets !== null && q.facets.length > 0 ? searchFacets(facetState(state), q.facets, ranked.candidateIds) : {};
   if (q.facets !== null && q.facets.length > 0) timings.step('search > facet distribution');
   const hits = buildHits(q, ranked, hitContext(state));
@@ -97,6 +99,8 @@ export interface RankedSearch extends EngineResult {
   semanticHitCount?: number;
   /** the vector the semantic side searched with */
   queryVector?: number[];
+  /** the cutoff stopped the ranking: the page holds what was ranked by then */
+  degraded?: boolean;
 }
 
 export interface RankOptions {
@@ -170,7 +174,10 @@ export function rankSearch(index: Index, uid: string, q: SearchQuery, opts: Rank
   const hits = merged.map((m) => (m.semantic ? { ...m.item.hit, semantic: true } : m.item.hit));
   const semanticHitCount = merged.filter((m) => m.semantic).length;
   const candidates = Bitmap.or(keyword.candidateIds(), semantic.candidateIds());
-  return { hits, totalHits: candidates.size, candidateIds: () => candidates, matchingWords: keyword.matchingWords, semanticHitCount, queryVector: vector };
+  return {
+    hits, totalHits: candidates.size, candidateIds: () => candidates, matchingWords: keyword.matchingWords, semanticHitCount, queryVector: vector,
+    degraded: keyword.degraded === true || semantic.degraded === true,
+  };
 }
 
 /** The keyword and semantic rankings of one query on one index generation, as ranked hits. */
@@ -200,7 +207,7 @@ class Ranker {
       : keywordSearch(this.#index, state.wordSets, request, state.keyword);
     const hits = this.#hits(result.ids, result.scores, result.legacyAttribute);
     const matchingWords = result.located.length === 0 ? MatchingWords.none() : MatchingWords.fromTerms(result.located);
-    return { hits, totalHits: result.candidates, candidateIds: result.candidateIds, matchingWords };
+    return { hits, totalHits: result.candidates, candidateIds: result.candidateIds, matchingWords, degraded: result.degraded };
   }
 
   semantic(request: KeywordRequest, universe: Bitmap, plan: Extract<SearchPlan, { vector: unknown }>, vector: number[]): RankedSearch {
@@ -220,7 +227,7 @@ class Ranker {
     const result = semanticSearch(universe, this.#state.wordSets, request, this.#state.keyword, nearest);
     const hits = this.#hits(result.ids, result.scores, false);
     for (const hit of hits) hit.semantic = true;
-    return { hits, totalHits: result.candidates, candidateIds: result.candidateIds, matchingWords: MatchingWords.none() };
+    return { hits, totalHits: result.candidates, candidateIds: result.candidateIds, matchingWords: MatchingWords.none(), degraded: result.degraded };
   }
 
   #hits(ids: readonly number[], scores: readonly RuleScore[][], legacyAttribute: boolean): RankedHit[] {

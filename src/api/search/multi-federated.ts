@@ -30,6 +30,7 @@ import { DEFAULT_SEARCH_LIMIT } from './query-types.ts';
 import { uuidV7 } from './response.ts';
 import { indexSearchState, type IndexSearchState } from './state.ts';
 import { notSupported, rejectUnsupported } from './unsupported.ts';
+import { noteDegraded } from './degraded.ts';
 
 export interface FederatedContext {
   index(uid: string): Index | undefined;
@@ -108,6 +109,7 @@ export function federatedSearch(queries: readonly MultiQuery[], federation: Fede
         // `federation.distinct` is every query's distinct attribute (checked filterable in each index)
         const q = federation.distinct === null ? mq.query : { ...mq.query, distinct: federation.distinct };
         const run = rankSearch(index, uid, q, { state, offset: 0, limit, scores: true, started: ctx.started, features: ctx.features });
+        if (run.degraded) noteDegraded();
         const weight = mq.federationOptions?.weight ?? 1;
         runs.set(i, { query: mq, ranked: run, state });
         ranked.push(run);

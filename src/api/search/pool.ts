@@ -11,6 +11,7 @@ import { Worker } from 'node:worker_threads';
 import { siblingModule, WORKER_BOOT } from '../../engine/threads/entry.ts';
 import { ApiError, type ErrorCode } from '../errors/index.ts';
 import { StatusError } from './multi-errors.ts';
+import { noteDegraded } from './degraded.ts';
 import type { FilterFeatures } from '../filter/index.ts';
 import type { ExecuteOptions } from './execute.ts';
 import type { MultiSearchRequest } from './multi-query.ts';
@@ -28,7 +29,8 @@ export type ToSearchWorker =
 
 export type FromSearchWorker =
   | { type: 'ready' }
-  | { type: 'done'; id: number; body: string }
+  /** `degraded`: searches of the job that hit their cutoff */
+  | { type: 'done'; id: number; body: string; degraded: number }
   | { type: 'error'; id: number; code: ErrorCode; message: string; status: number; stack?: string };
 
 /** What a thread runs: the same calls the HTTP thread would make, with index uids resolved to directories. */
@@ -118,7 +120,10 @@ export class SearchPool {
       const pending = thread.pending.get(m.id);
       if (pending === undefined) return;
       thread.pending.delete(m.id);
-      if (m.type === 'done') pending.resolve(m.body);
+      if (m.type === 'done') {
+        if (m.degraded > 0) noteDegraded(m.degraded);
+        pending.resolve(m.body);
+      }
       else pending.reject(errorOf(m));
     });
     worker.on('error', (err) => this.#log(`search thread: ${err?.stack ?? String(err)}`));

@@ -8,6 +8,7 @@ import { Index } from '../../engine/index/index.ts';
 import { toApiError } from '../errors/index.ts';
 import { indexNotFound } from '../indexes/index.ts';
 import { executeSearch } from './execute.ts';
+import { degradedSearches } from './degraded.ts';
 import { runMultiSearch } from './multi-search.ts';
 import type { FromSearchWorker, SearchJob, SearchWorkerData, ToSearchWorker } from './pool.ts';
 
@@ -54,7 +55,9 @@ port.on('message', (m: ToSearchWorker) => {
   switch (m.type) {
     case 'run': {
       try {
-        post({ type: 'done', id: m.id, body: JSON.stringify(run(m.job)) });
+        const before = degradedSearches();
+        const body = JSON.stringify(run(m.job));
+        post({ type: 'done', id: m.id, body, degraded: degradedSearches() - before });
       } catch (err) {
         const apiErr = toApiError(err);
         post({ type: 'error', id: m.id, code: apiErr.code, message: apiErr.message, status: apiErr.status, ...(apiErr.code === 'internal' ? { stack: (err as Error)?.stack ?? String(err) } : {}) });
