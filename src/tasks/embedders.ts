@@ -138,7 +138,7 @@ export function embedderClient(e: EmbedderSettingsJson, opts: ClientOptions): Em
         throw failure;
       } catch (err) {
         if (signal?.aborted) throw signal.reason;
-        if (err instanceof RestTemplateError) throw new EmbedError(`the answer of the embedding server does not have the shape of \`response\`: ${err.message}`, 'user');
+        if (err instanceof RestTemplateError) throw new EmbedError(`error extracting embeddings from the response:\n  - ${err.message}`, 'runtime');
         if (err instanceof EmbedError && wait === null) throw err;
         if (err instanceof OutgoingError && /non-global address/.test(err.message)) throw new EmbedError(err.message, 'user');
         const reason = (err as Error).message.replace(/ \(after \d+ attempts?\)$/, '');

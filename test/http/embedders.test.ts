@@ -299,6 +299,11 @@ test('a composite embedder embeds documents with its indexing embedder and queri
     };
     const settings = await t.client.index('pets').updateSettings({ embedders: { e: embedder } as never }).waitTask();
     assert.equal(settings.status, 'succeeded', JSON.stringify(settings.error));
+    // both sides embedded the three probe texts, and agreed
+    assert.equal(indexing.texts.flat().length, 3);
+    assert.equal(search.seen.length, 3);
+    indexing.texts.length = 0;
+    search.seen.length = 0;
     await t.client.index('pets').addDocuments([{ id: 1, title: 'A cat on a mat' }, { id: 2, title: 'A dog in the fog' }]).waitTask();
     assert.deepEqual(indexing.texts.flat().sort(), ['A cat on a mat', 'A dog in the fog']);
     const res = await semantic(t, 'dog');
@@ -322,6 +327,25 @@ test('429 and 5xx answers are retried (Meilisearch waits 100 + 10^n and 10^n ms)
     assert.equal(s.texts.length, 4, 'three refused attempts, then the answer');
     const batch = await t.client.batches.getBatch(add.batchUid!);
     assert.deepEqual((batch.stats as { embedderRequests?: unknown }).embedderRequests, { total: 4, failed: 0 });
+  } finally {
+    await t.close();
+    await s.close();
+  }
+});
+
+test('a rest embedder without dimensions embeds "test" when its settings apply; a bad answer fails the settings task', async () => {
+  const s = await standIn();
+  const t = await startTestServer({ args: LOOPBACK });
+  try {
+    const ok = await t.client.index('p').updateSettings({ embedders: { e: { source: 'rest', url: `${s.url}/rest`, request: { input: { text: '{{text}}' } }, response: { result: { vector: '{{embedding}}' } } } } as never }).waitTask();
+    assert.equal(ok.status, 'succeeded', JSON.stringify(ok.error));
+    assert.deepEqual(s.seen.map((x) => x.body), [{ input: { text: 'test' } }]);
+    const bad = await t.client.index('q').updateSettings({ embedders: { e: { source: 'rest', url: `${s.url}/rest`, request: { input: { text: '{{text}}' } }, response: { e: '{{embedding}}' } } } as never }).waitTask();
+    assert.equal(bad.status, 'failed');
+    assert.equal(bad.error?.code, 'vector_embedding_error');
+    // Meilisearch 1.50's words, checked against the binary
+    assert.equal(bad.error?.message,
+      'Index `q`: Error while generating embeddings: runtime error: could not determine model dimensions:\n  - test embedding failed with runtime error: error extracting embeddings from the response:\n  - in `response`, while extracting a single "{{embedding}}", configuration expects key "e", which is missing in response');
   } finally {
     await t.close();
     await s.close();

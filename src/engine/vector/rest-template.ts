@@ -141,12 +141,12 @@ export class ResponseTemplate {
 
   /** The embeddings a response body holds, in order; throws when it does not have the template's shape. */
   extract(body: unknown): number[][] {
-    if (this.#repeat === null) return [this.#vector(dig(body, this.#embeddingPath.slice('response'.length)))];
+    if (this.#repeat === null) return [this.#vector(dig(body, this.#embeddingPath.slice('response'.length), 'response', 'a single "{{embedding}}"'))];
     const { arrayPath } = this.#repeat;
-    const items = dig(body, arrayPath.slice('response'.length));
-    if (!Array.isArray(items)) throw new RestTemplateError(`in \`${arrayPath}\`: expected an array in the response`);
+    const items = dig(body, arrayPath.slice('response'.length), 'response', 'the array of "{{embedding}}"s');
+    if (!Array.isArray(items)) throw new RestTemplateError(`in \`${arrayPath}\`, while extracting the array of "{{embedding}}"s, configuration expects an array, which is not in response`);
     const inner = this.#embeddingPath.slice(`${arrayPath}[0]`.length);
-    return items.map((item) => this.#vector(dig(item, inner)));
+    return items.map((item) => this.#vector(dig(item, inner, `${arrayPath}[0]`, 'a single "{{embedding}}"')));
   }
 
   #vector(value: unknown): number[] {
@@ -157,11 +157,21 @@ export class ResponseTemplate {
   }
 }
 
-function dig(value: unknown, path: string): unknown {
+/** The value at `path`; a missing key is reported as Meilisearch reports it (`what`: the value sought). */
+function dig(value: unknown, path: string, where: string, what: string): unknown {
   let v = value;
   for (const step of path.match(/\.[^.[]+|\[\d+\]/g) ?? []) {
-    if (v === null || typeof v !== 'object') return undefined;
-    v = step.startsWith('[') ? (v as unknown[])[Number(step.slice(1, -1))] : (v as Record<string, unknown>)[step.slice(1)];
+    if (step.startsWith('[')) {
+      const i = Number(step.slice(1, -1));
+      if (!Array.isArray(v) || i >= v.length) throw new RestTemplateError(`in \`${where}\`, while extracting ${what}, configuration expects an array with an item at position ${i}, which is missing in response`);
+      v = v[i];
+      continue;
+    }
+    const key = step.slice(1);
+    if (v === null || typeof v !== 'object' || Array.isArray(v) || !Object.prototype.hasOwnProperty.call(v, key)) {
+      throw new RestTemplateError(`in \`${where}\`, while extracting ${what}, configuration expects key "${key}", which is missing in response`);
+    }
+    v = (v as Record<string, unknown>)[key];
   }
   return v;
 }

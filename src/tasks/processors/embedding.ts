@@ -93,6 +93,13 @@ export async function planEmbeddings(target: Index, tasks: readonly Task[], ctx:
         const changed = Object.entries(generating(next)).filter(([name, e]) => before[name] === undefined || searchableChanged || signature(before[name]!) !== signature(e));
         if (changed.length > 0) {
           try {
+            // rest and ollama embedders without `dimensions`: Meilisearch embeds "test" to learn them
+            for (const [name, e] of changed) {
+              const whole = next.embedders[name] as Record<string, unknown>;
+              // a composite embedder's two sides must agree on probe texts (vectors-embedders.md §2.3)
+              if (whole.source === 'composite') await compareSides(whole, ctx, plan, abort.signal);
+              else if (typeof e.dimensions !== 'number' && (e.source === 'rest' || e.source === 'ollama')) await probeDimensions(e, ctx, plan, abort.signal);
+            }
             const perEmbedder = new Map<string, Map<string, number[][]>>();
             for (const [name, e] of changed) perEmbedder.set(name, await embedStored(target, added, name, e, before[name], settings, next, ctx, plan, abort.signal));
             plan.regenerated.set(task.uid, perEmbedder);
@@ -153,6 +160,60 @@ async function embedTexts(client: EmbedderClient, name: string, texts: string[],
       throw new EmbedFailure('vector_embedding_error', `While embedding documents for embedder \`${name}\`: ${err.kind} error: ${err.message}`);
     }
     throw err;
+  }
+}
+
+/** Embeds the text `test` once; a failure fails the settings task with Meilisearch's message. */
+async function probeDimensions(e: Record<string, unknown>, ctx: ProcessContext, plan: EmbeddingPlan, signal: AbortSignal): Promise<void> {
+  try {
+    await embedderClient(e, { allowed: ctx.allowedNetworks ?? [] }).embed(['test'], signal, () => plan.requests.total++);
+  } catch (err) {
+    if (signal.aborted) throw new Aborted();
+    if (!(err instanceof EmbedError)) throw err;
+    plan.requests.failed++;
+    plan.requests.lastError = err.full;
+    throw new EmbedFailure(
+      'vector_embedding_error',
+      `Error while generating embeddings: runtime error: could not determine model dimensions:\n  - test embedding failed with ${err.kind} error: ${err.message}`,
+    );
+  }
+}
+
+const PROBES = ['test', 'a brave dog', 'This is a sample text. It is meant to compare similarity.'];
+
+/** Embeds the probe texts with both sides of a composite embedder; they must be within 0.01 angular distance. */
+async function compareSides(e: Record<string, unknown>, ctx: ProcessContext, plan: EmbeddingPlan, signal: AbortSignal): Promise<void> {
+  const indexing = sideOf(e, 'indexing');
+  const search = sideOf(e, 'search');
+  if (indexing === null || search === null || !callsServer(indexing) || !callsServer(search)) return;
+  const embed = async (side: Record<string, unknown>) => {
+    try {
+      return await embedderClient(side, { allowed: ctx.allowedNetworks ?? [] }).embed(PROBES, signal, () => plan.requests.total++);
+    } catch (err) {
+      if (signal.aborted) throw new Aborted();
+      if (!(err instanceof EmbedError)) throw err;
+      plan.requests.failed++;
+      throw new EmbedFailure('vector_embedding_error', `Error while generating embeddings: runtime error: error while generating test embeddings.\n  - ${err.message}`);
+    }
+  };
+  const [a, b] = [await embed(indexing), await embed(search)];
+  for (let i = 0; i < PROBES.length; i++) {
+    const x = a[i]!;
+    const y = b[i]!;
+    if (x.length !== y.length) {
+      throw new EmbedFailure('vector_embedding_error', `Error while generating embeddings: user error: error while generating test embeddings.\n  - the dimensions of the embeddings produced at search time and at indexing time don't match.\n  - Search time dimensions: ${y.length}\n  - Indexing time dimensions: ${x.length}`);
+    }
+    let dot = 0, nx = 0, ny = 0;
+    for (let k = 0; k < x.length; k++) {
+      dot += x[k]! * y[k]!;
+      nx += x[k]! * x[k]!;
+      ny += y[k]! * y[k]!;
+    }
+    const distance = 1 - dot / (Math.sqrt(nx * ny) || 1);
+    if (distance > 0.01) {
+      throw new EmbedFailure('vector_embedding_error',
+        `Error while generating embeddings: user error: error while generating test embeddings.\n  - the embeddings produced at search time and indexing time are not similar enough.\n  - angular distance ${distance.toFixed(2)}\n  - Meilisearch requires a maximum distance of 0.01.\n  - Note: check that both embedders produce similar embeddings.`);
+    }
   }
 }
 
