@@ -351,3 +351,20 @@ test('a rest embedder without dimensions embeds "test" when its settings apply; 
     await s.close();
   }
 });
+
+test('MEILI_EXPERIMENTAL_CONFIG_EMBEDDER_FAILURE_MODES lets documents through without vectors', async () => {
+  const s = await batchServer({ status: () => 400 });
+  process.env.MEILI_EXPERIMENTAL_CONFIG_EMBEDDER_FAILURE_MODES = 'ignore_document_template_failures,ignore_embedder_failures';
+  const t = await startTestServer({ args: LOOPBACK });
+  try {
+    await t.client.index('pets').updateSettings({ embedders: { e: batched(s.url) } as never }).waitTask();
+    const add = await t.client.index('pets').addDocuments([{ id: 1, title: 'x' }, { id: 2, name: 'no title' }]).waitTask();
+    assert.equal(add.status, 'succeeded', JSON.stringify(add.error));
+    assert.equal((await t.client.index('pets').getStats()).numberOfDocuments, 2);
+    assert.equal((await t.client.index('pets').getStats()).numberOfEmbeddedDocuments, 0);
+  } finally {
+    delete process.env.MEILI_EXPERIMENTAL_CONFIG_EMBEDDER_FAILURE_MODES;
+    await t.close();
+    await s.close();
+  }
+});

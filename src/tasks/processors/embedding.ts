@@ -217,6 +217,31 @@ async function compareSides(e: Record<string, unknown>, ctx: ProcessContext, pla
   }
 }
 
+/** `MEILI_EXPERIMENTAL_CONFIG_EMBEDDER_FAILURE_MODES` (cli.md): failures to let documents through without vectors. */
+function failureModes(): Set<string> {
+  return new Set((process.env.MEILI_EXPERIMENTAL_CONFIG_EMBEDDER_FAILURE_MODES ?? '').split(',').map((m) => m.trim()).filter((m) => m !== ''));
+}
+
+/** The text, or null for a document left without vectors (`ignore_document_template_failures`). */
+function renderOrSkip(template: DocumentTemplate, doc: Record<string, unknown>, searchable: (f: string) => boolean, docId: string): string | null {
+  try {
+    return render(template, doc, searchable, docId);
+  } catch (err) {
+    if (err instanceof EmbedFailure && failureModes().has('ignore_document_template_failures')) return null;
+    throw err;
+  }
+}
+
+/** The embeddings, or null when the server failed and `ignore_embedder_failures` lets the documents through without them. */
+async function embedOrSkip(client: EmbedderClient, name: string, texts: string[], plan: EmbeddingPlan, signal: AbortSignal): Promise<number[][] | null> {
+  try {
+    return await embedTexts(client, name, texts, plan, signal);
+  } catch (err) {
+    if (err instanceof EmbedFailure && failureModes().has('ignore_embedder_failures')) return null;
+    throw err;
+  }
+}
+
 function render(template: DocumentTemplate, doc: Record<string, unknown>, searchable: (f: string) => boolean, docId: string): string {
   try {
     return template.render(doc, searchable);
@@ -271,14 +296,16 @@ async function embedPayload(
     merged.forEach((doc, i) => {
       if (ownEntry(docs[i]!, name)) return;
       const docId = idOf(doc) ?? String(i);
-      const text = render(template, doc, searchable, docId);
+      const text = renderOrSkip(template, doc, searchable, docId);
+      if (text === null) return;
       // only a text that changed is embedded again: the vectors computed for the same text stay
       if (previous[i] !== undefined && hasGenerated(previous[i]!, name, docId, embedderIds[name], target, reader) && sameText(template, previous[i]!, searchable, text)) return;
       wanted.push(i);
       texts.push(text);
     });
     if (texts.length === 0) continue;
-    const vectors = await embedTexts(embedderClient(e, { allowed: ctx.allowedNetworks ?? [] }), name, texts, plan, signal);
+    const vectors = await embedOrSkip(embedderClient(e, { allowed: ctx.allowedNetworks ?? [] }), name, texts, plan, signal);
+    if (vectors === null) continue;
     wanted.forEach((i, k) => {
       const doc = docs[i]!;
       const own = doc._vectors !== null && typeof doc._vectors === 'object' && !Array.isArray(doc._vectors) ? (doc._vectors as Record<string, unknown>) : {};
@@ -346,7 +373,8 @@ async function embedStored(
     if (seen.has(id)) return;
     seen.add(id);
     if (ownEntry(doc, name)) return;
-    const text = render(template, doc, searchable, id);
+    const text = renderOrSkip(template, doc, searchable, id);
+    if (text === null) return;
     if (oldTemplate !== null && sameText(oldTemplate, doc, oldSearchable, text)) return;
     ids.push(id);
     texts.push(text);
@@ -364,6 +392,7 @@ async function embedStored(
       if (id !== undefined && id !== null) take(String(id), doc);
     }
   }
-  const vectors = texts.length === 0 ? [] : await embedTexts(embedderClient(e, { allowed: ctx.allowedNetworks ?? [] }), name, texts, plan, signal);
+  const vectors = texts.length === 0 ? [] : await embedOrSkip(embedderClient(e, { allowed: ctx.allowedNetworks ?? [] }), name, texts, plan, signal);
+  if (vectors === null) return new Map();
   return new Map(ids.map((id, i) => [id, [vectors[i]!]]));
 }
