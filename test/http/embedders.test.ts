@@ -368,3 +368,22 @@ test('MEILI_EXPERIMENTAL_CONFIG_EMBEDDER_FAILURE_MODES lets documents through wi
     await s.close();
   }
 });
+
+test('a payload larger than a chunk of embedding is embedded whole', async () => {
+  const s = await batchServer();
+  const t = await startTestServer({ args: LOOPBACK });
+  try {
+    await t.client.index('many').updateSettings({ embedders: { e: batched(s.url) } as never }).waitTask();
+    const docs = Array.from({ length: 2500 }, (_, i) => ({ id: i, title: i % 2 === 0 ? `cat ${i}` : `dog ${i}` }));
+    const add = await t.client.index('many').addDocuments(docs).waitTask();
+    assert.equal(add.status, 'succeeded', JSON.stringify(add.error));
+    assert.equal(s.texts.flat().length, 2500);
+    const stats = await t.client.index('many').getStats();
+    assert.equal(stats.numberOfEmbeddedDocuments, 2500);
+    const last = await t.client.index('many').getDocument(2499, { retrieveVectors: true } as never);
+    assert.deepEqual((last as { _vectors: unknown })._vectors, { e: { embeddings: [[0, 1, 0]], regenerate: true } });
+  } finally {
+    await t.close();
+    await s.close();
+  }
+});

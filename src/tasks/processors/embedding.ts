@@ -264,7 +264,10 @@ function ownEntry(doc: Record<string, unknown>, name: string): boolean {
   return true;
 }
 
-/** Writes the payload again with the computed vectors; returns its path. */
+/** Documents embedded at a time: the texts and vectors of one chunk are all a payload keeps in memory. */
+const CHUNK = 1000;
+
+/** Writes the payload again with the computed vectors, a chunk at a time; returns its path. */
 async function embedPayload(
   target: Index,
   kind: Extract<TaskKind, { kind: 'documentAddition' }>,
@@ -276,9 +279,41 @@ async function embedPayload(
   plan: EmbeddingPlan,
   signal: AbortSignal,
 ): Promise<string> {
-  const docs: Record<string, unknown>[] = [];
-  for (const { doc } of ctx.files.read(kind.contentFile)) docs.push(doc);
-  const pk = primaryKey ?? Object.keys(docs[0] ?? {}).find((k) => /id$/i.test(k)) ?? null;
+  const out = `${ctx.files.path(kind.contentFile)}.embedded`;
+  const fd = fs.openSync(out, 'w');
+  try {
+    let pk: string | null | undefined = primaryKey ?? undefined;
+    let chunk: Record<string, unknown>[] = [];
+    const flush = async () => {
+      await embedChunk(target, chunk, kind.method, pk ?? null, embedders, settings, added, ctx, plan, signal);
+      fs.writeSync(fd, chunk.map((d) => JSON.stringify(d)).join('\n') + '\n');
+      chunk = [];
+    };
+    for (const { doc } of ctx.files.read(kind.contentFile)) {
+      pk ??= Object.keys(doc).find((k) => /id$/i.test(k)) ?? null;
+      chunk.push(doc);
+      if (chunk.length >= CHUNK) await flush();
+    }
+    if (chunk.length > 0) await flush();
+  } finally {
+    fs.closeSync(fd);
+  }
+  return out;
+}
+
+/** Adds the computed vectors to `docs` (in place) and records them as added. */
+async function embedChunk(
+  target: Index,
+  docs: Record<string, unknown>[],
+  method: 'replace' | 'update',
+  pk: string | null,
+  embedders: Generating,
+  settings: Settings,
+  added: Map<string, Record<string, unknown>>,
+  ctx: ProcessContext,
+  plan: EmbeddingPlan,
+  signal: AbortSignal,
+): Promise<void> {
   const searchable = isSearchable(settings);
   const idOf = (doc: Record<string, unknown>) => (pk !== null && doc[pk] !== undefined && doc[pk] !== null ? String(doc[pk]) : null);
   // the document each one becomes: an update merges into the stored (or earlier added) one
@@ -286,9 +321,10 @@ async function embedPayload(
     const id = idOf(doc);
     return id === null ? undefined : added.get(id) ?? storedDocument(target, id);
   });
-  const merged = docs.map((doc, i) => (kind.method === 'update' && previous[i] !== undefined ? { ...previous[i], ...doc } : doc));
+  const merged = docs.map((doc, i) => (method === 'update' && previous[i] !== undefined ? { ...previous[i], ...doc } : doc));
   const embedderIds = (target.getMain('embedderIds') ?? {}) as Record<string, number>;
   const reader = new VectorReader(target);
+  const computed: Record<string, { regenerate: true }>[] = docs.map(() => ({}));
   for (const [name, e] of Object.entries(embedders)) {
     const template = templateOf(e);
     const wanted: number[] = [];
@@ -310,15 +346,17 @@ async function embedPayload(
       const doc = docs[i]!;
       const own = doc._vectors !== null && typeof doc._vectors === 'object' && !Array.isArray(doc._vectors) ? (doc._vectors as Record<string, unknown>) : {};
       doc._vectors = { ...own, [name]: { embeddings: [vectors[k]!], regenerate: true } };
+      computed[i]![name] = { regenerate: true };
     });
   }
+  // later tasks of the batch see these documents; computed vectors are remembered by a mark only
   merged.forEach((doc, i) => {
     const id = idOf(doc);
-    if (id !== null) added.set(id, { ...doc, _vectors: docs[i]!._vectors });
+    if (id === null) return;
+    const own = docs[i]!._vectors;
+    const vectors = own !== null && typeof own === 'object' && !Array.isArray(own) ? { ...(own as Record<string, unknown>), ...computed[i] } : computed[i];
+    added.set(id, { ...doc, _vectors: vectors });
   });
-  const out = `${ctx.files.path(kind.contentFile)}.embedded`;
-  fs.writeFileSync(out, docs.map((d) => JSON.stringify(d)).join('\n') + '\n');
-  return out;
 }
 
 /** Whether the document (as stored, or as added earlier in the batch) has vectors the embedder computed. */
