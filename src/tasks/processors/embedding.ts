@@ -113,7 +113,7 @@ export async function planEmbeddings(target: Index, tasks: readonly Task[], ctx:
         const embedders = generating(settings);
         if (Object.keys(embedders).length === 0 || kind.documentsCount === 0) continue;
         try {
-          const out = await embedPayload(target, kind, pk() ?? kind.primaryKey, embedders, settings, added, ctx, plan, abort.signal);
+          const out = await embedPayload(kind, pk() ?? kind.primaryKey, { target, embedders, settings, added, ctx, plan, signal: abort.signal });
           written.push(out);
           plan.payloads.set(task.uid, out);
         } catch (err) {
@@ -264,28 +264,31 @@ function ownEntry(doc: Record<string, unknown>, name: string): boolean {
   return true;
 }
 
+/** What embedding an addition reads: the index, the batch's state at the task, where requests are counted. */
+interface AdditionContext {
+  target: Index;
+  embedders: Generating;
+  settings: Settings;
+  /** documents added earlier in the batch, by external id */
+  added: Map<string, Record<string, unknown>>;
+  ctx: ProcessContext;
+  plan: EmbeddingPlan;
+  signal: AbortSignal;
+}
+
 /** Documents embedded at a time: the texts and vectors of one chunk are all a payload keeps in memory. */
 const CHUNK = 1000;
 
 /** Writes the payload again with the computed vectors, a chunk at a time; returns its path. */
-async function embedPayload(
-  target: Index,
-  kind: Extract<TaskKind, { kind: 'documentAddition' }>,
-  primaryKey: string | null,
-  embedders: Generating,
-  settings: Settings,
-  added: Map<string, Record<string, unknown>>,
-  ctx: ProcessContext,
-  plan: EmbeddingPlan,
-  signal: AbortSignal,
-): Promise<string> {
+async function embedPayload(kind: Extract<TaskKind, { kind: 'documentAddition' }>, primaryKey: string | null, c: AdditionContext): Promise<string> {
+  const { ctx } = c;
   const out = `${ctx.files.path(kind.contentFile)}.embedded`;
   const fd = fs.openSync(out, 'w');
   try {
     let pk: string | null | undefined = primaryKey ?? undefined;
     let chunk: Record<string, unknown>[] = [];
     const flush = async () => {
-      await embedChunk(target, chunk, kind.method, pk ?? null, embedders, settings, added, ctx, plan, signal);
+      await embedChunk(chunk, kind.method, pk ?? null, c);
       fs.writeSync(fd, chunk.map((d) => JSON.stringify(d)).join('\n') + '\n');
       chunk = [];
     };
@@ -302,18 +305,8 @@ async function embedPayload(
 }
 
 /** Adds the computed vectors to `docs` (in place) and records them as added. */
-async function embedChunk(
-  target: Index,
-  docs: Record<string, unknown>[],
-  method: 'replace' | 'update',
-  pk: string | null,
-  embedders: Generating,
-  settings: Settings,
-  added: Map<string, Record<string, unknown>>,
-  ctx: ProcessContext,
-  plan: EmbeddingPlan,
-  signal: AbortSignal,
-): Promise<void> {
+async function embedChunk(docs: Record<string, unknown>[], method: 'replace' | 'update', pk: string | null, c: AdditionContext): Promise<void> {
+  const { target, embedders, settings, added, ctx, plan, signal } = c;
   const searchable = isSearchable(settings);
   const idOf = (doc: Record<string, unknown>) => (pk !== null && doc[pk] !== undefined && doc[pk] !== null ? String(doc[pk]) : null);
   // the document each one becomes: an update merges into the stored (or earlier added) one
