@@ -25,7 +25,9 @@ test('a snapshot restores an equal database without the snapshot tasks', async (
     const key = await c.createKey({ actions: ['search'], indexes: ['movies'], expiresAt: null });
 
     // a batch in progress keeps both snapshot tasks enqueued until it ends: they then run together
-    await c.index('filler').addDocuments(Array.from({ length: 20_000 }, (_, i) => ({ id: i, text: `lorem ipsum ${i}` })));
+    const filler = await c.index('filler').addDocuments(Array.from({ length: 20_000 }, (_, i) => ({ id: i, text: `lorem ipsum ${i}` })));
+    // snapshots go before index tasks: the filler must have started for both to wait behind it
+    while ((await c.tasks.getTask(filler.taskUid)).status === 'enqueued') await new Promise((r) => setTimeout(r, 5));
     const first = await c.createSnapshot();
     const second = await c.createSnapshot();
     const done = await c.tasks.waitForTask(second.taskUid);
