@@ -6,7 +6,7 @@
 // [0.5, 1]); 400, 401 and other 4xx answers fail at once. Every request goes through the
 // private-network rule of outgoing.ts. The errors carry Meilisearch's messages.
 import { RequestTemplate, ResponseTemplate, RestTemplateError } from '../engine/vector/rest-template.ts';
-import { send, OutgoingError, type AllowedNetworks } from './outgoing.ts';
+import { send, sleep, OutgoingError, type AllowedNetworks } from './outgoing.ts';
 
 export type EmbedderSettingsJson = Record<string, unknown>;
 
@@ -113,43 +113,41 @@ export function embedderClient(e: EmbedderSettingsJson, opts: ClientOptions): Em
   const retries = opts.retries ?? 10;
   const url = new URL(rest.url);
 
+  /** One request: the embeddings, or the failure and the wait its retry adds to 10^n ms (null: no retry). */
+  const attempt = async (body: string, count: number, signal?: AbortSignal): Promise<{ vectors: number[][] } | { error: EmbedError; wait: number | null }> => {
+    let res;
+    try {
+      res = await send(url, { method: 'POST', headers: { 'content-type': 'application/json', ...rest.headers }, body }, { allowed: opts.allowed, timeoutMs, attempts: 1, anyStatus: true, ...(signal ? { signal } : {}) });
+    } catch (err) {
+      if (signal?.aborted) throw signal.reason;
+      const message = (err as Error).message;
+      if (err instanceof OutgoingError && /non-global address/.test(message)) return { error: new EmbedError(message, 'user'), wait: null };
+      return { error: new EmbedError(`could not reach embedding server:\n  - ${message.replace(/ \(after \d+ attempts?\)$/, '')}`, 'runtime'), wait: 0 };
+    }
+    if (res.status < 200 || res.status >= 300) return { error: statusError(res.status, res.text), wait: res.status === 429 ? 100 : res.status >= 500 ? 0 : null };
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(res.text);
+    } catch {
+      return { error: new EmbedError(`could not parse the answer of the embedding server\n  - server replied with \`${res.text.slice(0, 500)}\``, 'runtime'), wait: 0 };
+    }
+    try {
+      return { vectors: check(rest.response.extract(parsed), count, rest.dimensions) };
+    } catch (err) {
+      if (err instanceof RestTemplateError) return { error: new EmbedError(`error extracting embeddings from the response:\n  - ${err.message}`, 'runtime'), wait: null };
+      if (err instanceof EmbedError) return { error: err, wait: null };
+      throw err;
+    }
+  };
+
   const once = async (texts: readonly string[], signal?: AbortSignal, onRequest?: () => void): Promise<number[][]> => {
     const body = JSON.stringify(rest.request.render(texts));
-    for (let attempt = 0; ; attempt++) {
+    for (let n = 0; ; n++) {
       onRequest?.();
-      let wait: number | null = null;
-      let failure: EmbedError;
-      try {
-        const res = await send(url, { method: 'POST', headers: { 'content-type': 'application/json', ...rest.headers }, body }, { allowed: opts.allowed, timeoutMs, attempts: 1, anyStatus: true, ...(signal ? { signal } : {}) });
-        if (res.status >= 200 && res.status < 300) {
-          let parsed: unknown;
-          try {
-            parsed = JSON.parse(res.text);
-          } catch {
-            failure = new EmbedError(`could not parse the answer of the embedding server\n  - server replied with \`${res.text.slice(0, 500)}\``, 'runtime');
-            wait = 10 ** attempt;
-            throw failure;
-          }
-          return check(rest.response.extract(parsed), texts.length, rest.dimensions);
-        }
-        failure = statusError(res.status, res.text);
-        if (res.status === 429) wait = 100 + 10 ** attempt;
-        else if (res.status >= 500) wait = 10 ** attempt;
-        throw failure;
-      } catch (err) {
-        if (signal?.aborted) throw signal.reason;
-        if (err instanceof RestTemplateError) throw new EmbedError(`error extracting embeddings from the response:\n  - ${err.message}`, 'runtime');
-        if (err instanceof EmbedError && wait === null) throw err;
-        if (err instanceof OutgoingError && /non-global address/.test(err.message)) throw new EmbedError(err.message, 'user');
-        const reason = (err as Error).message.replace(/ \(after \d+ attempts?\)$/, '');
-        const e = err instanceof EmbedError ? err : new EmbedError(`could not reach embedding server:\n  - ${reason}`, 'runtime');
-        if (attempt >= retries) throw e;
-        const ms = Math.min(wait ?? 10 ** attempt, maxWaitMs) * (0.5 + Math.random() / 2);
-        await new Promise<void>((resolve, reject) => {
-          const timer = setTimeout(resolve, ms);
-          signal?.addEventListener('abort', () => (clearTimeout(timer), reject(signal.reason)), { once: true });
-        });
-      }
+      const result = await attempt(body, texts.length, signal);
+      if ('vectors' in result) return result.vectors;
+      if (result.wait === null || n >= retries) throw result.error;
+      await sleep(Math.min(result.wait + 10 ** n, maxWaitMs) * (0.5 + Math.random() / 2), signal);
     }
   };
 

@@ -31,6 +31,7 @@ export class WebhookSender {
   /** webhooks told of a batch while their loop ran: it looks again before it ends */
   readonly #again = new Set<string>();
   readonly #abort = new AbortController();
+  readonly #payloads = new Map<number, Buffer | null>();
   #closed = false;
 
   constructor(queue: TaskQueue, store: WebhookStore, opts: WebhookSenderOptions) {
@@ -71,20 +72,33 @@ export class WebhookSender {
       }
       const from = this.#store.delivered(webhook) + 1;
       if (from > this.#store.lastBatch()) return;
-      if (this.#queue.batch(from) !== undefined) {
-        const tasks = this.#queue
-          .bitmap(`batch:${from}`)
-          .toArray()
-          .map((uid) => this.#queue.get(uid))
-          .filter((t) => t !== undefined && t.finishedAt !== null);
-        if (tasks.length > 0) await this.#deliver(webhook, from, tasks.map((t) => JSON.stringify(taskView(t!))).join('\n') + '\n');
-      }
+      const body = this.#payload(from);
+      if (body !== null) await this.#deliver(webhook, from, body);
       if (this.#closed && this.#abort.signal.aborted) return;
       this.#store.markDelivered(webhook, from);
     }
   }
 
-  async #deliver(webhook: Webhook, batch: number, ndjson: string): Promise<void> {
+  /** The gzip NDJSON of a batch's finished tasks (null: none), built once for every webhook. */
+  #payload(batch: number): Buffer | null {
+    const known = this.#payloads.get(batch);
+    if (known !== undefined) return known;
+    let body: Buffer | null = null;
+    if (this.#queue.batch(batch) !== undefined) {
+      const lines = this.#queue
+        .bitmap(`batch:${batch}`)
+        .toArray()
+        .map((uid) => this.#queue.get(uid))
+        .flatMap((t) => (t !== undefined && t.finishedAt !== null ? [JSON.stringify(taskView(t))] : []));
+      if (lines.length > 0) body = zlib.gzipSync(lines.join('\n') + '\n', { level: 1 });
+    }
+    this.#payloads.set(batch, body);
+    // webhooks catch up in step: the last few batches are all they ask for again
+    if (this.#payloads.size > 8) this.#payloads.delete(this.#payloads.keys().next().value!);
+    return body;
+  }
+
+  async #deliver(webhook: Webhook, batch: number, body: Buffer): Promise<void> {
     let url: URL;
     try {
       url = new URL(webhook.url);
@@ -101,7 +115,7 @@ export class WebhookSender {
         {
           method: 'POST',
           headers: { ...webhook.headers, 'Content-Type': 'application/x-ndjson', 'Content-Encoding': 'gzip' },
-          body: zlib.gzipSync(ndjson, { level: 1 }),
+          body,
         },
         {
           allowed: this.#opts.allowed,

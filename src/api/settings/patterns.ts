@@ -37,6 +37,15 @@ export function matchPatterns(patterns: readonly string[], field: string): Patte
   return result;
 }
 
+/**
+ * `field.is_searchable` of document templates: the top-level field is covered by a searchable
+ * attribute, or holds one (legacy matching).
+ */
+export function templateSearchable(searchable: readonly string[] | null): (field: string) => boolean {
+  if (searchable === null || searchable.includes('*')) return () => true;
+  return (field) => searchable.some((rule) => matchFieldLegacy(rule, field) !== 'noMatch');
+}
+
 /** `distinctAttribute`: exact name only; its ancestors are parents. */
 export function matchDistinctField(distinct: string | null, field: string): PatternMatch {
   if (distinct === null) return 'noMatch';

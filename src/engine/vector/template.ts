@@ -20,19 +20,28 @@ export class TemplateError extends Error {
   override name = 'TemplateError';
 }
 
-/** An object as liquid-rust prints it (`{"k":"v"}` → `kv`), its keys still readable one by one. */
+/**
+ * An object as liquid-rust prints it (`{"k":"v"}` → `kv`), its keys still readable one by one;
+ * printed only when a template prints it.
+ */
 class ObjectDrop extends Drop {
-  readonly #text: string;
+  readonly #raw: Record<string, unknown>;
 
-  constructor(obj: Record<string, unknown>) {
+  constructor(obj: Record<string, unknown>, fields: Record<string, unknown> = wrapAll(obj)) {
     super();
-    for (const [k, v] of Object.entries(obj)) (this as unknown as Record<string, unknown>)[k] = wrap(v);
-    this.#text = printed(obj);
+    Object.assign(this, fields);
+    this.#raw = obj;
   }
 
   override valueOf(): string {
-    return this.#text;
+    return printed(this.#raw);
   }
+}
+
+function wrapAll(obj: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(obj)) out[k] = wrap(v);
+  return out;
 }
 
 function wrap(value: unknown): unknown {
@@ -68,36 +77,23 @@ export class DocumentTemplate {
 
   /** The text of `doc`; `isSearchable` tells `field.is_searchable`. Throws a TemplateError when the template needs a field it lacks. */
   render(doc: Record<string, unknown>, isSearchable: (field: string) => boolean = () => true): string {
+    const raw: Record<string, unknown> = {};
     const visible: Record<string, unknown> = {};
     const fields: { name: string; value: unknown; is_searchable: boolean }[] = [];
     for (const [name, value] of Object.entries(doc)) {
       if (HIDDEN.has(name)) continue;
       const wrapped = wrap(value);
+      raw[name] = value;
       visible[name] = wrapped;
       fields.push({ name, value: wrapped, is_searchable: isSearchable(name) });
     }
     let text: string;
     try {
-      text = engine.renderSync(this.#templates, { doc: new DocDrop(visible, printed(Object.fromEntries(Object.entries(doc).filter(([k]) => !HIDDEN.has(k))))), fields }) as string;
+      text = engine.renderSync(this.#templates, { doc: new ObjectDrop(raw, visible), fields }) as string;
     } catch (err) {
       throw new TemplateError((err as Error).message);
     }
     return truncateBytes(text, this.#maxBytes);
-  }
-}
-
-/** `doc`: its fields, printed as an object. */
-class DocDrop extends Drop {
-  readonly #text: string;
-
-  constructor(fields: Record<string, unknown>, text: string) {
-    super();
-    Object.assign(this, fields);
-    this.#text = text;
-  }
-
-  override valueOf(): string {
-    return this.#text;
   }
 }
 

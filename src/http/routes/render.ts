@@ -7,7 +7,7 @@ import {
   templateParsingError, templateRenderingError,
 } from '../../api/render/index.ts';
 import { settingsOf } from '../../api/settings/stored.ts';
-import { sourceOf } from '../../api/settings/index.ts';
+import { sourceOf, templateSearchable } from '../../api/settings/index.ts';
 import { ApiError } from '../../api/errors/index.ts';
 import { DEFAULT_DOCUMENT_TEMPLATE, DocumentTemplate, TemplateError } from '../../engine/vector/template.ts';
 import type { Index } from '../../engine/index/index.ts';
@@ -61,8 +61,7 @@ export function registerRenderRoutes(app: FastifyInstance, ctx: HttpContext): vo
       doc = found;
       searchableOf ??= index;
     } else doc = input.inline;
-    const searchable = searchableOf === null ? null : settingsOf(searchableOf).searchableAttributes;
-    const isSearchable = (field: string) => searchable === null || searchable.includes('*') || searchable.some((a) => a === field || a.startsWith(`${field}.`) || field.startsWith(`${a}.`));
+    const isSearchable = templateSearchable(searchableOf === null ? null : settingsOf(searchableOf).searchableAttributes);
     try {
       return { template: text, rendered: template.render(doc, isSearchable) };
     } catch (err) {

@@ -16,7 +16,7 @@ import type { Index } from '../../engine/index/index.ts';
 import { parseDocument } from '../../engine/index/index.ts';
 import { DocumentTemplate, TemplateError } from '../../engine/vector/template.ts';
 import { VectorReader } from '../../engine/vector/index.ts';
-import { applyPatch, type Settings, type SettingsPatch } from '../../api/settings/index.ts';
+import { applyPatch, templateSearchable, type Settings, type SettingsPatch } from '../../api/settings/index.ts';
 import { callsServer, EmbedError, embedderClient, sideOf, type EmbedderClient } from '../embedders.ts';
 import { storedSettings } from '../index-settings.ts';
 import type { Task, TaskKind } from '../types.ts';
@@ -47,11 +47,7 @@ function signature(e: Record<string, unknown>): string {
   return JSON.stringify(rest);
 }
 
-function isSearchable(settings: Settings): (field: string) => boolean {
-  const list = settings.searchableAttributes;
-  if (list === null || list.includes('*')) return () => true;
-  return (field) => list.some((a) => a === field || a.startsWith(`${field}.`) || field.startsWith(`${a}.`));
-}
+const isSearchable = (settings: Settings) => templateSearchable(settings.searchableAttributes);
 
 function templateOf(e: Record<string, unknown>): DocumentTemplate {
   return new DocumentTemplate(typeof e.documentTemplate === 'string' ? e.documentTemplate : undefined, typeof e.documentTemplateMaxBytes === 'number' ? e.documentTemplateMaxBytes : undefined);
@@ -105,20 +101,27 @@ export async function planEmbeddings(target: Index, tasks: readonly Task[], ctx:
             plan.regenerated.set(task.uid, perEmbedder);
           } catch (err) {
             if (err instanceof Aborted || abort.signal.aborted) throw new Aborted();
-            plan.failures.set(task.uid, asTaskError(err, task.indexUid!));
+            // the task fails: the tasks after it see the settings it leaves in place
+            plan.failures.set(task.uid, asTaskError(err));
+            continue;
           }
         }
         settings = next;
       } else if (kind.kind === 'documentAddition') {
         const embedders = generating(settings);
         if (Object.keys(embedders).length === 0 || kind.documentsCount === 0) continue;
+        const out = `${ctx.files.path(kind.contentFile)}.embedded`;
+        written.push(out);
+        // the task's documents count as added only once the whole task succeeded
+        const mine = new Map<string, Record<string, unknown>>();
         try {
-          const out = await embedPayload(kind, pk() ?? kind.primaryKey, { target, embedders, settings, added, ctx, plan, signal: abort.signal });
-          written.push(out);
+          await embedPayload(kind, out, pk() ?? kind.primaryKey, { target, embedders, settings, added, mine, ctx, plan, signal: abort.signal });
           plan.payloads.set(task.uid, out);
+          for (const [id, doc] of mine) added.set(id, doc);
         } catch (err) {
           if (err instanceof Aborted || abort.signal.aborted) throw new Aborted();
-          plan.failures.set(task.uid, asTaskError(err, task.indexUid!));
+          fs.rmSync(out, { force: true });
+          plan.failures.set(task.uid, asTaskError(err));
         }
       } else if (kind.kind === 'documentClear') added.clear();
     }
@@ -131,7 +134,7 @@ export async function planEmbeddings(target: Index, tasks: readonly Task[], ctx:
   return plan;
 }
 
-function asTaskError(err: unknown, _indexUid: string): Error {
+function asTaskError(err: unknown): Error {
   if (err instanceof EngineError) return err;
   // the step that applies the task names the index
   if (err instanceof EmbedFailure) return new EngineError(err.code, err.message);
@@ -269,8 +272,10 @@ interface AdditionContext {
   target: Index;
   embedders: Generating;
   settings: Settings;
-  /** documents added earlier in the batch, by external id */
-  added: Map<string, Record<string, unknown>>;
+  /** documents added by earlier tasks of the batch, by external id */
+  added: ReadonlyMap<string, Record<string, unknown>>;
+  /** this task's documents so far (they count for its later chunks) */
+  mine: Map<string, Record<string, unknown>>;
   ctx: ProcessContext;
   plan: EmbeddingPlan;
   signal: AbortSignal;
@@ -279,10 +284,9 @@ interface AdditionContext {
 /** Documents embedded at a time: the texts and vectors of one chunk are all a payload keeps in memory. */
 const CHUNK = 1000;
 
-/** Writes the payload again with the computed vectors, a chunk at a time; returns its path. */
-async function embedPayload(kind: Extract<TaskKind, { kind: 'documentAddition' }>, primaryKey: string | null, c: AdditionContext): Promise<string> {
+/** Writes the payload again, with the computed vectors, to `out`, a chunk at a time. */
+async function embedPayload(kind: Extract<TaskKind, { kind: 'documentAddition' }>, out: string, primaryKey: string | null, c: AdditionContext): Promise<void> {
   const { ctx } = c;
-  const out = `${ctx.files.path(kind.contentFile)}.embedded`;
   const fd = fs.openSync(out, 'w');
   try {
     let pk: string | null | undefined = primaryKey ?? undefined;
@@ -301,18 +305,17 @@ async function embedPayload(kind: Extract<TaskKind, { kind: 'documentAddition' }
   } finally {
     fs.closeSync(fd);
   }
-  return out;
 }
 
 /** Adds the computed vectors to `docs` (in place) and records them as added. */
 async function embedChunk(docs: Record<string, unknown>[], method: 'replace' | 'update', pk: string | null, c: AdditionContext): Promise<void> {
-  const { target, embedders, settings, added, ctx, plan, signal } = c;
+  const { target, embedders, settings, added, mine, ctx, plan, signal } = c;
   const searchable = isSearchable(settings);
   const idOf = (doc: Record<string, unknown>) => (pk !== null && doc[pk] !== undefined && doc[pk] !== null ? String(doc[pk]) : null);
   // the document each one becomes: an update merges into the stored (or earlier added) one
   const previous = docs.map((doc) => {
     const id = idOf(doc);
-    return id === null ? undefined : added.get(id) ?? storedDocument(target, id);
+    return id === null ? undefined : mine.get(id) ?? added.get(id) ?? storedDocument(target, id);
   });
   const merged = docs.map((doc, i) => (method === 'update' && previous[i] !== undefined ? { ...previous[i], ...doc } : doc));
   const embedderIds = (target.getMain('embedderIds') ?? {}) as Record<string, number>;
@@ -348,7 +351,7 @@ async function embedChunk(docs: Record<string, unknown>[], method: 'replace' | '
     if (id === null) return;
     const own = docs[i]!._vectors;
     const vectors = own !== null && typeof own === 'object' && !Array.isArray(own) ? { ...(own as Record<string, unknown>), ...computed[i] } : computed[i];
-    added.set(id, { ...doc, _vectors: vectors });
+    mine.set(id, { ...doc, _vectors: vectors });
   });
 }
 
