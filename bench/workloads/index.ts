@@ -18,6 +18,7 @@ import { dumpCities } from './dump-cities.ts';
 import { compressionMovies } from './compression-movies.ts';
 import { metricsMovies } from './metrics-movies.ts';
 import { embedFiori } from './embed-fiori.ts';
+import { embedFioriLocal } from './embed-fiori-local.ts';
 
 export const workloads: Record<string, Workload> = Object.fromEntries(
   [
@@ -40,5 +41,6 @@ export const workloads: Record<string, Workload> = Object.fromEntries(
     compressionMovies,
     metricsMovies,
     embedFiori,
+    embedFioriLocal,
   ].map((w) => [w.name, w]),
 );

@@ -7,7 +7,7 @@ import { ApiError } from '../api/errors/index.ts';
 import type { SearchQuery } from '../api/search/index.ts';
 import { settingsOf } from '../api/settings/stored.ts';
 import type { Index } from '../engine/index/index.ts';
-import { callsServer, EmbedError, embedderClient, sideOf } from '../tasks/embedders.ts';
+import { computesVectors, EmbedError, embedderClient, sideOf } from '../tasks/embedders.ts';
 import type { AllowedNetworks } from '../tasks/outgoing.ts';
 
 export class QueryEmbeddings {
@@ -26,7 +26,7 @@ export class QueryEmbeddings {
     if (h === null || h.semanticRatio === 0 || q.vector !== null || q.q === null || q.q.trim() === '') return q;
     const configured = settingsOf(index).embedders[h.embedder] as Record<string, unknown> | undefined;
     const settings = configured === undefined ? null : sideOf(configured, 'search');
-    if (settings === null || !callsServer(settings)) return q;
+    if (settings === null || !computesVectors(settings)) return q;
     const key = `${JSON.stringify(settings)}\u0000${q.q}`;
     const cached = this.#cache.get(key);
     if (cached !== undefined) {

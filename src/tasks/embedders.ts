@@ -6,30 +6,11 @@
 // [0.5, 1]); 400, 401 and other 4xx answers fail at once. Every request goes through the
 // private-network rule of outgoing.ts. The errors carry Meilisearch's messages.
 import { RequestTemplate, ResponseTemplate, RestTemplateError } from '../engine/vector/rest-template.ts';
+import { EmbedError, type EmbedderClient, type EmbedderSettingsJson } from './embed-error.ts';
+import { localModelClient } from './local-model.ts';
 import { send, sleep, OutgoingError, type AllowedNetworks } from './outgoing.ts';
 
-export type EmbedderSettingsJson = Record<string, unknown>;
-
-export class EmbedError extends Error {
-  override name = 'EmbedError';
-  /** `user error` (the configuration or the request is wrong) or `runtime error` */
-  constructor(
-    message: string,
-    readonly kind: 'user' | 'runtime',
-  ) {
-    super(message);
-  }
-
-  /** Meilisearch's text: `Error while generating embeddings: user error: …` */
-  get full(): string {
-    return `Error while generating embeddings: ${this.kind} error: ${this.message}`;
-  }
-}
-
-export interface EmbedderClient {
-  /** the embeddings of `texts`, in order; requests of `batchSize` texts, a few at a time; `onRequest` counts them */
-  embed(texts: readonly string[], signal?: AbortSignal, onRequest?: () => void): Promise<number[][]>;
-}
+export { EmbedError, type EmbedderClient, type EmbedderSettingsJson };
 
 export interface ClientOptions {
   allowed: AllowedNetworks;
@@ -97,15 +78,16 @@ export function sideOf(e: EmbedderSettingsJson, side: 'indexing' | 'search'): Em
   return nested !== null && typeof nested === 'object' ? (nested as EmbedderSettingsJson) : null;
 }
 
-/** Whether an embedder's source computes vectors through a server this module can call. */
-export function callsServer(e: EmbedderSettingsJson): boolean {
+/** Whether an embedder's source computes vectors: through a server, or with a model run here (`huggingFace`). */
+export function computesVectors(e: EmbedderSettingsJson): boolean {
   const source = (e.source as string | undefined) ?? 'openAi';
-  return source === 'rest' || source === 'openAi' || source === 'ollama';
+  return source === 'rest' || source === 'openAi' || source === 'ollama' || source === 'huggingFace';
 }
 
-/** A client for an embedder's settings (`rest`, `openAi`, `ollama`). */
+/** A client for an embedder's settings (`rest`, `openAi`, `ollama`, `huggingFace`). */
 export function embedderClient(e: EmbedderSettingsJson, opts: ClientOptions): EmbedderClient {
   const env = opts.env ?? process.env;
+  if (e.source === 'huggingFace') return localModelClient(e, env);
   const rest = restOf(e, env);
   if (rest === null) throw new EmbedError(`embedders of source \`${String(e.source)}\` cannot embed texts in this version of Muninn`, 'runtime');
   const timeoutMs = opts.timeoutMs ?? Number(env.MEILI_EXPERIMENTAL_REST_EMBEDDER_TIMEOUT_SECONDS ?? 30) * 1000;

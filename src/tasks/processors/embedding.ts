@@ -17,7 +17,7 @@ import { parseDocument } from '../../engine/index/index.ts';
 import { DocumentTemplate, TemplateError } from '../../engine/vector/template.ts';
 import { VectorReader } from '../../engine/vector/index.ts';
 import { applyPatch, templateSearchable, type Settings, type SettingsPatch } from '../../api/settings/index.ts';
-import { callsServer, EmbedError, embedderClient, sideOf, type EmbedderClient } from '../embedders.ts';
+import { computesVectors, EmbedError, embedderClient, sideOf, type EmbedderClient } from '../embedders.ts';
 import { storedSettings } from '../index-settings.ts';
 import type { Task, TaskKind } from '../types.ts';
 import { Aborted, type EmbeddedVectors, type ProcessContext } from './context.ts';
@@ -36,7 +36,7 @@ function generating(settings: Settings): Generating {
   const out: Generating = {};
   for (const [name, e] of Object.entries(settings.embedders)) {
     const indexing = sideOf(e as Record<string, unknown>, 'indexing');
-    if (indexing !== null && callsServer(indexing)) out[name] = indexing;
+    if (indexing !== null && computesVectors(indexing)) out[name] = indexing;
   }
   return out;
 }
@@ -95,6 +95,8 @@ export async function planEmbeddings(target: Index, tasks: readonly Task[], ctx:
               // a composite embedder's two sides must agree on probe texts (vectors-embedders.md §2.3)
               if (whole.source === 'composite') await compareSides(whole, ctx, plan, abort.signal);
               else if (typeof e.dimensions !== 'number' && (e.source === 'rest' || e.source === 'ollama')) await probeDimensions(e, ctx, plan, abort.signal);
+              // a model run here loads when its embedder is set, as Meilisearch fetches it then
+              else if (e.source === 'huggingFace') await probeModel(e, abort.signal);
             }
             const perEmbedder = new Map<string, Map<string, number[][]>>();
             for (const [name, e] of changed) perEmbedder.set(name, await embedStored(target, added, name, e, before[name], settings, next, ctx, plan, abort.signal));
@@ -182,13 +184,24 @@ async function probeDimensions(e: Record<string, unknown>, ctx: ProcessContext, 
   }
 }
 
+/** Loads a `huggingFace` embedder's model and embeds `test`; a failure fails the settings task. */
+async function probeModel(e: Record<string, unknown>, signal: AbortSignal): Promise<void> {
+  try {
+    await embedderClient(e, { allowed: [] }).embed(['test'], signal);
+  } catch (err) {
+    if (signal.aborted) throw new Aborted();
+    if (!(err instanceof EmbedError)) throw err;
+    throw new EmbedFailure('vector_embedding_error', `Error while generating embeddings: error: ${err.message}`);
+  }
+}
+
 const PROBES = ['test', 'a brave dog', 'This is a sample text. It is meant to compare similarity.'];
 
 /** Embeds the probe texts with both sides of a composite embedder; they must be within 0.01 angular distance. */
 async function compareSides(e: Record<string, unknown>, ctx: ProcessContext, plan: EmbeddingPlan, signal: AbortSignal): Promise<void> {
   const indexing = sideOf(e, 'indexing');
   const search = sideOf(e, 'search');
-  if (indexing === null || search === null || !callsServer(indexing) || !callsServer(search)) return;
+  if (indexing === null || search === null || !computesVectors(indexing) || !computesVectors(search)) return;
   const embed = async (side: Record<string, unknown>) => {
     try {
       return await embedderClient(side, { allowed: ctx.allowedNetworks ?? [] }).embed(PROBES, signal, () => plan.requests.total++);
