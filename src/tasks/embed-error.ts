@@ -20,6 +20,9 @@ export class EmbedError extends Error {
 }
 
 export interface EmbedderClient {
-  /** the embeddings of `texts`, in order; requests of `batchSize` texts, a few at a time; `onRequest` counts them */
-  embed(texts: readonly string[], signal?: AbortSignal, onRequest?: () => void): Promise<number[][]>;
+  /**
+   * The embeddings of `texts`, in order: strings, or the JSON values of rendered fragments for a REST
+   * embedder that has fragments. Requests of `batchSize` texts, a few at a time; `onRequest` counts them.
+   */
+  embed(texts: readonly unknown[], signal?: AbortSignal, onRequest?: () => void): Promise<number[][]>;
 }

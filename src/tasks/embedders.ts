@@ -5,7 +5,8 @@
 // network errors and unreadable answers: after 10^n ms; at most 60 s, times a random factor in
 // [0.5, 1]); 400, 401 and other 4xx answers fail at once. Every request goes through the
 // private-network rule of outgoing.ts. The errors carry Meilisearch's messages.
-import { RequestTemplate, ResponseTemplate, RestTemplateError } from '../engine/vector/rest-template.ts';
+import { FRAGMENT, RequestTemplate, ResponseTemplate, RestTemplateError } from '../engine/vector/rest-template.ts';
+import { usesFragments } from '../api/settings/embedders-parse.ts';
 import { EmbedError, type EmbedderClient, type EmbedderSettingsJson } from './embed-error.ts';
 import { localModelClient } from './local-model.ts';
 import { send, sleep, OutgoingError, type AllowedNetworks } from './outgoing.ts';
@@ -43,7 +44,7 @@ function restOf(e: EmbedderSettingsJson, env: NodeJS.ProcessEnv): Rest | null {
   const apiKey = typeof e.apiKey === 'string' ? e.apiKey : null;
   const auth = (key: string | null): Record<string, string> => (key ? { authorization: `Bearer ${key}` } : {});
   if (source === 'rest') {
-    const request = new RequestTemplate(e.request);
+    const request = usesFragments(e) ? new RequestTemplate(e.request, FRAGMENT) : new RequestTemplate(e.request);
     return { url: String(e.url), request, response: new ResponseTemplate(e.response, request), headers: { ...auth(apiKey), ...((e.headers ?? {}) as Record<string, string>) }, dimensions };
   }
   if (source === 'openAi') {
@@ -122,7 +123,7 @@ export function embedderClient(e: EmbedderSettingsJson, opts: ClientOptions): Em
     }
   };
 
-  const once = async (texts: readonly string[], signal?: AbortSignal, onRequest?: () => void): Promise<number[][]> => {
+  const once = async (texts: readonly unknown[], signal?: AbortSignal, onRequest?: () => void): Promise<number[][]> => {
     const body = JSON.stringify(rest.request.render(texts));
     for (let n = 0; ; n++) {
       onRequest?.();

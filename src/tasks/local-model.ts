@@ -215,7 +215,7 @@ export function localModelClient(e: EmbedderSettingsJson, env: NodeJS.ProcessEnv
   return {
     async embed(texts, signal) {
       const m = await model(modelDirectory(name, revision, env), pooling);
-      return m.embed(texts, signal);
+      return m.embed(texts.map(String), signal);
     },
   };
 }

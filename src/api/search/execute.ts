@@ -126,6 +126,9 @@ export function rankSearch(index: Index, uid: string, q: SearchQuery, opts: Rank
   // Meilisearch's order: search kind (embedder, vector length), filter syntax, sort syntax,
   // filter evaluation (filterable checks), sort checks
   const plan = searchPlan(q, state.settings);
+  if (q.media !== null && !(opts.features ?? NO_FEATURES).multimodal) {
+    throw new ApiError('feature_not_enabled', 'passing `media` in a search query requires enabling the `multimodal` experimental feature. See https://github.com/orgs/meilisearch/discussions/846');
+  }
   const filter = compileFilter(q.filter, 'search', opts.features ?? NO_FEATURES);
   const sort = parseSort(q.sort);
   const documents = state.wordSets.documents ?? index.usedIds();

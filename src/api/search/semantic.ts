@@ -8,7 +8,6 @@ import { ApiError } from '../errors/index.ts';
 import { embedderConfigs, type Settings } from '../settings/index.ts';
 import type { EmbedderConfig } from '../../engine/vector/index.ts';
 import type { SearchQuery } from './query-types.ts';
-import { notSupported } from './unsupported.ts';
 
 export type SearchPlan =
   | { kind: 'keyword'; hybrid: boolean }
@@ -40,7 +39,6 @@ export function searchPlan(q: SearchQuery, settings: Settings): SearchPlan {
   if (q.vector !== null && embedder.dimensions !== null && q.vector.length !== embedder.dimensions) {
     throw new ApiError('invalid_vector_dimensions', `Invalid vector dimensions: expected: \`${embedder.dimensions}\`, found: \`${q.vector.length}\`.`);
   }
-  if (q.media !== null) throw notSupported('`media`', 'invalid_search_media');
   const kind = h.semanticRatio === 1 || !hasText ? 'semantic' : 'hybrid';
   return { kind, embedder, ratio: h.semanticRatio, vector: q.vector, distribution: distributionOf(settings.embedders[h.embedder]) };
 }

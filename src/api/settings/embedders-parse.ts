@@ -14,18 +14,32 @@ import {
 import type { EmbedderPatch, SettingsFeatures } from './types.ts';
 import { urlParseError } from '../validate/url.ts';
 import { parseTemplate } from '../../engine/vector/template.ts';
-import { RequestTemplate, ResponseTemplate, RestTemplateError } from '../../engine/vector/rest-template.ts';
+import { FRAGMENT, RequestTemplate, ResponseTemplate, RestTemplateError } from '../../engine/vector/rest-template.ts';
+import { FragmentTemplates } from '../../engine/vector/fragments.ts';
 
 const EMBEDDING_ERROR = 'Error while generating embeddings: user error: ';
 const TEXT_NOTE = '\n  - Note: this template is using a document template, and so expects to contain the placeholder "{{text}}" rather than "{{fragment}}"';
+// sic: Meilisearch's word
+const FRAGMENT_NOTE = '\n  - Note: this template is using fragments, and so expects to contain the placeholder "{{fragment}}" rathern than "{{text}}"';
+
+/** How many fragments an embedder's `indexingFragments` or `searchFragments` declares. */
+export function fragmentCount(e: Record<string, unknown>, field: 'indexingFragments' | 'searchFragments'): number {
+  const f = e[field];
+  return isObj(f) ? Object.values(f).filter((v) => v !== null).length : 0;
+}
+
+/** Whether an embedder uses fragments (§2.4): its `request` then holds `{{fragment}}`. */
+export function usesFragments(e: Record<string, unknown>): boolean {
+  return fragmentCount(e, 'indexingFragments') + fragmentCount(e, 'searchFragments') > 0;
+}
 
 /** The REST templates' synchronous errors (400 `vector_embedding_error`, vectors-embedders.md §2.2). */
-function checkRestTemplates(request: unknown, response: unknown): void {
+function checkRestTemplates(request: unknown, response: unknown, fragments: boolean): void {
   let parsed: RequestTemplate;
   try {
-    parsed = new RequestTemplate(request);
+    parsed = fragments ? new RequestTemplate(request, FRAGMENT) : new RequestTemplate(request);
   } catch (err) {
-    if (err instanceof RestTemplateError) throw new ApiError('vector_embedding_error', `${EMBEDDING_ERROR}${err.message}${TEXT_NOTE}`);
+    if (err instanceof RestTemplateError) throw new ApiError('vector_embedding_error', `${EMBEDDING_ERROR}${err.message}${fragments ? FRAGMENT_NOTE : TEXT_NOTE}`);
     throw err;
   }
   if (response === undefined || response === null) return;
@@ -170,7 +184,26 @@ export function validateConfig(context: string, e: Record<string, unknown>, full
     throw new ApiError(CODE, `\`${context}.documentTemplateMaxBytes\`: \`documentTemplateMaxBytes\` cannot be zero`);
   }
   if (e.dimensions === 0) throw new ApiError(CODE, `\`${context}.dimensions\`: \`dimensions\` cannot be zero`);
-  if (e.request !== undefined && e.request !== null) checkRestTemplates(e.request, e.response);
+  const fragments = usesFragments(e);
+  // a patch that declares no fragments may still go to an embedder that has some: a request with
+  // `{{fragment}}` is then checked when the task applies (`full`), as Meilisearch does
+  const deferred = !full && !fragments && JSON.stringify(e.request ?? null).includes(JSON.stringify(FRAGMENT));
+  if (e.request !== undefined && e.request !== null && !deferred) checkRestTemplates(e.request, e.response, fragments);
+  if (fragments && typeof e.documentTemplate === 'string') {
+    throw new ApiError(
+      'vector_embedding_error',
+      `${EMBEDDING_ERROR}cannot pass both fragments and a document template.\n  - Note: ${fragmentCount(e, 'indexingFragments')} fragments declared in \`indexingFragments\` and ${fragmentCount(e, 'searchFragments')} fragments declared in \`search_fragments_len\`.\n  - Hint: remove the declared fragments or remove the \`documentTemplate\``,
+    );
+  }
+  for (const field of ['indexingFragments', 'searchFragments'] as const) {
+    if (!isObj(e[field])) continue;
+    try {
+      new FragmentTemplates(e[field] as Record<string, { value: unknown } | null>);
+    } catch (err) {
+      // liquidjs words its error otherwise than Meilisearch's liquid-rust (docs/compat.md)
+      throw new ApiError('vector_embedding_error', `${EMBEDDING_ERROR}error while parsing template: ${(err as Error).message}`);
+    }
+  }
   if (typeof e.documentTemplate === 'string') {
     try {
       parseTemplate(e.documentTemplate);

@@ -126,6 +126,24 @@ export function checkMergedEmbedders(
         throw new ApiError('invalid_settings_embedders', `Too many fragments in the configuration. Found ${n}, but limited to ${MAX_FRAGMENTS}.`);
       }
     }
+    checkFragments(e);
+  }
+}
+
+/** The fragment rules milli checks when the task applies (vectors-embedders.md §2.4). */
+function checkFragments(e: EmbedderSettings): void {
+  const names = (f: 'indexingFragments' | 'searchFragments') => (isObj(e[f]) ? Object.keys(e[f] as Obj) : []);
+  const indexing = names('indexingFragments');
+  const search = names('searchFragments');
+  const error = (message: string) => new ApiError('vector_embedding_error', `Error while generating embeddings: user error: ${message}`);
+  if (indexing.length > 0 && search.length === 0) {
+    throw error(`inconsistent fragments: \`searchFragments\` is empty, but \`indexingFragments\` declares ${indexing.length} fragments: ${indexing.join(', ')}\n - Hint: declare at least one fragment in \`searchFragments\` or remove fragments from \`indexingFragments\` by setting them to \`null\``);
+  }
+  if (search.length > 0 && indexing.length === 0) {
+    throw error(`inconsistent fragments: \`indexingFragments\` is empty, but \`searchFragments\` declares ${search.length} fragments: ${search.join(', ')}\n  - Hint: declare at least one fragment in \`indexingFragments\` or remove fragments from \`searchFragments\` by setting them to \`null\``);
+  }
+  if (indexing.length > 0 && typeof e.dimensions !== 'number') {
+    throw error('cannot infer `dimensions` for an embedder using `indexingFragments`.\n  - Note: Specify `dimensions` explicitly or don\'t use `indexingFragments`.');
   }
 }
 

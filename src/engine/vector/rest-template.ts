@@ -6,6 +6,8 @@
 // user error: ` prefix, which the caller adds).
 
 const TEXT = '{{text}}';
+/** what `request` holds instead of `{{text}}` when the embedder uses fragments (§2.4) */
+export const FRAGMENT = '{{fragment}}';
 const REPEAT = '{{..}}';
 const EMBEDDING = '{{embedding}}';
 
@@ -86,14 +88,17 @@ export class RequestTemplate {
   readonly #repeat: { arrayPath: string } | null;
   readonly #textPath: string;
 
-  constructor(template: unknown) {
+  /** `placeholder`: `{{text}}`, or `{{fragment}}` for an embedder with fragments */
+  constructor(template: unknown, placeholder: typeof TEXT | typeof FRAGMENT = TEXT) {
     this.#template = template as Json;
-    const texts = find(this.#template, TEXT, 'request', []);
-    if (texts.length === 0) throw new RestTemplateError(`in \`request\`: "{{text}}" not found`);
-    this.#repeat = repeatOf(this.#template, 'request', TEXT);
+    // the repeat marker is checked first (Meilisearch 1.50 reports a repeated item without the
+    // placeholder before a missing placeholder)
+    this.#repeat = repeatOf(this.#template, 'request', placeholder);
+    const texts = find(this.#template, placeholder, 'request', []);
+    if (texts.length === 0) throw new RestTemplateError(`in \`request\`: "${placeholder}" not found`);
     if (texts.length > 1) {
       const repeated = this.#repeat !== null && texts[0]!.startsWith(`${this.#repeat.arrayPath}[0]`);
-      throw new RestTemplateError(`in \`${texts[1]}\`: Found "{{text}}", but it was already present in \`${texts[0]}\`${repeated ? ' (repeated)' : ''}`);
+      throw new RestTemplateError(`in \`${texts[1]}\`: Found "${placeholder}", but it was already present in \`${texts[0]}\`${repeated ? ' (repeated)' : ''}`);
     }
     this.#textPath = texts[0]!;
   }
@@ -107,14 +112,14 @@ export class RequestTemplate {
     return this.#repeat !== null;
   }
 
-  /** The body for `texts` (at most `batchSize`). */
-  render(texts: readonly string[]): unknown {
-    if (this.#repeat === null) return replaced(this.#template, this.#textPath, 'request', () => texts[0] ?? '');
+  /** The body for `texts` (at most `batchSize`): strings, or the JSON values of rendered fragments. */
+  render(texts: readonly unknown[]): unknown {
+    if (this.#repeat === null) return replaced(this.#template, this.#textPath, 'request', () => (texts[0] ?? '') as Json);
     const { arrayPath } = this.#repeat;
     return replaced(this.#template, arrayPath, 'request', (array) => {
       const item = (array as Json[])[0]!;
       const inner = this.#textPath.slice(`${arrayPath}[0]`.length);
-      return texts.map((t) => replaced(item, `item${inner}`, 'item', () => t));
+      return texts.map((t) => replaced(item, `item${inner}`, 'item', () => t as Json));
     });
   }
 }

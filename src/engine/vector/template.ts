@@ -77,23 +77,35 @@ export class DocumentTemplate {
 
   /** The text of `doc`; `isSearchable` tells `field.is_searchable`. Throws a TemplateError when the template needs a field it lacks. */
   render(doc: Record<string, unknown>, isSearchable: (field: string) => boolean = () => true): string {
-    const raw: Record<string, unknown> = {};
-    const visible: Record<string, unknown> = {};
     const fields: { name: string; value: unknown; is_searchable: boolean }[] = [];
-    for (const [name, value] of Object.entries(doc)) {
-      if (HIDDEN.has(name)) continue;
-      const wrapped = wrap(value);
-      raw[name] = value;
-      visible[name] = wrapped;
-      fields.push({ name, value: wrapped, is_searchable: isSearchable(name) });
-    }
-    let text: string;
-    try {
-      text = engine.renderSync(this.#templates, { doc: new ObjectDrop(raw, visible), fields }) as string;
-    } catch (err) {
-      throw new TemplateError((err as Error).message);
-    }
-    return truncateBytes(text, this.#maxBytes);
+    const drop = docDrop(doc, (name, value) => fields.push({ name, value, is_searchable: isSearchable(name) }));
+    return truncateBytes(renderParsed(this.#templates, { doc: drop, fields }), this.#maxBytes);
+  }
+}
+
+/** The `doc` of a template's context: the document without `_vectors`, `_geo`, `_geojson`; `each` sees every field kept. */
+export function docDrop(doc: Record<string, unknown>, each?: (name: string, value: unknown) => void): Drop {
+  const raw: Record<string, unknown> = {};
+  const visible: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(doc)) {
+    if (HIDDEN.has(name)) continue;
+    const wrapped = wrap(value);
+    raw[name] = value;
+    visible[name] = wrapped;
+    each?.(name, wrapped);
+  }
+  return new ObjectDrop(raw, visible);
+}
+
+/** A JSON value as templates see it (objects print as liquid-rust prints them). */
+export const templateValue = wrap;
+
+/** Renders parsed templates in `scope`; a TemplateError when they need a variable the scope lacks. */
+export function renderParsed(templates: Template[], scope: Record<string, unknown>): string {
+  try {
+    return engine.renderSync(templates, scope) as string;
+  } catch (err) {
+    throw new TemplateError((err as Error).message);
   }
 }
 

@@ -18,7 +18,7 @@ export function registerMultiSearchRoutes(app: FastifyInstance, ctx: HttpContext
     // texts that an embedder's server turns into vectors, before the searches run
     for (const q of request.queries) {
       const index = ctx.instance.indexes.get(q.indexUid);
-      if (index !== undefined) q.query = await ctx.queryEmbeddings.prepare(index, q.query);
+      if (index !== undefined) q.query = await ctx.queryEmbeddings.prepare(index, q.query, features);
     }
     const elsewhere = ctx.searchPool?.search({ kind: 'multi', uuids: indexUuids(ctx, request), request, metadata, features }) ?? null;
     if (elsewhere === null) return runMultiSearch(request, { index: (uid) => ctx.instance.indexes.get(uid), metadata, features });

@@ -20,10 +20,11 @@ export function registerSearchRoutes(app: FastifyInstance, ctx: HttpContext): vo
     const ruleFilter = req.auth.searchRuleFilter(uid);
     if (ruleFilter !== null) q = { ...q, filter: fuseFilters(q.filter, ruleFilter) };
     const queueWaitMs = await searchTurn(ctx, req);
-    q = await ctx.queryEmbeddings.prepare(ctx.instance.indexes.byUuid(uuid), q);
+    const features = ctx.instance.features.get();
+    q = await ctx.queryEmbeddings.prepare(ctx.instance.indexes.byUuid(uuid), q, features);
     const options = {
       metadata: wantsMetadata(req.headers['meili-include-metadata'] as string | undefined),
-      features: ctx.instance.features.get(),
+      features,
       queueWaitMs,
     };
     // on a free search thread when there is one (api/search/pool.ts), here otherwise

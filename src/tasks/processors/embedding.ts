@@ -14,9 +14,10 @@ import fs from 'node:fs';
 import { EngineError } from '../../engine/errors.ts';
 import type { Index } from '../../engine/index/index.ts';
 import { parseDocument } from '../../engine/index/index.ts';
-import { DocumentTemplate, TemplateError } from '../../engine/vector/template.ts';
+import { DocumentTemplate, TemplateError, docDrop } from '../../engine/vector/template.ts';
+import { FragmentTemplates } from '../../engine/vector/fragments.ts';
 import { VectorReader } from '../../engine/vector/index.ts';
-import { applyPatch, templateSearchable, type Settings, type SettingsPatch } from '../../api/settings/index.ts';
+import { applyPatch, checkSettingsAgainstIndex, templateSearchable, type Settings, type SettingsPatch } from '../../api/settings/index.ts';
 import { computesVectors, EmbedError, embedderClient, sideOf, type EmbedderClient } from '../embedders.ts';
 import { storedSettings } from '../index-settings.ts';
 import type { Task, TaskKind } from '../types.ts';
@@ -43,14 +44,29 @@ function generating(settings: Settings): Generating {
 
 /** What an embedder computes: a change re-embeds every document (documentTemplateMaxBytes too, when it grows). */
 function signature(e: Record<string, unknown>): string {
-  const { distribution: _d, binaryQuantized: _b, apiKey: _k, documentTemplateMaxBytes: _m, ...rest } = e;
+  const { distribution: _d, binaryQuantized: _b, apiKey: _k, documentTemplateMaxBytes: _m, searchFragments: _s, ...rest } = e;
   return JSON.stringify(rest);
 }
 
 const isSearchable = (settings: Settings) => templateSearchable(settings.searchableAttributes);
 
-function templateOf(e: Record<string, unknown>): DocumentTemplate {
-  return new DocumentTemplate(typeof e.documentTemplate === 'string' ? e.documentTemplate : undefined, typeof e.documentTemplateMaxBytes === 'number' ? e.documentTemplateMaxBytes : undefined);
+/**
+ * What a document gives an embedder to embed, one input a vector: the text of its document
+ * template, or the value of each of its indexing fragments that renders (vectors-embedders.md §2.4).
+ */
+interface Renderer {
+  /** Throws a TemplateError when a document template needs a field the document lacks. */
+  render(doc: Record<string, unknown>, searchable: (f: string) => boolean): unknown[];
+}
+
+function rendererOf(e: Record<string, unknown>): Renderer {
+  const fragments = e.indexingFragments;
+  if (fragments !== null && typeof fragments === 'object' && Object.values(fragments).some((f) => f !== null)) {
+    const templates = new FragmentTemplates(fragments as Record<string, { value: unknown } | null>);
+    return { render: (doc) => templates.renderAll({ doc: docDrop(doc) }).map((f) => f.value) };
+  }
+  const template = new DocumentTemplate(typeof e.documentTemplate === 'string' ? e.documentTemplate : undefined, typeof e.documentTemplateMaxBytes === 'number' ? e.documentTemplateMaxBytes : undefined);
+  return { render: (doc, searchable) => [template.render(doc, searchable)] };
 }
 
 /** Plans the vectors of `tasks` on `target`; null when no embedder of the batch calls a server. */
@@ -80,6 +96,7 @@ export async function planEmbeddings(target: Index, tasks: readonly Task[], ctx:
         let next: Settings;
         try {
           next = applyPatch(settings, kind.settings as SettingsPatch);
+          checkSettingsAgainstIndex(settings, kind.settings as SettingsPatch);
         } catch {
           continue; // the task fails when it applies
         }
@@ -153,7 +170,7 @@ class EmbedFailure extends Error {
 }
 
 /** Embeds `texts` with the embedder, counting the requests; failures carry Meilisearch's message. */
-async function embedTexts(client: EmbedderClient, name: string, texts: string[], plan: EmbeddingPlan, signal: AbortSignal): Promise<number[][]> {
+async function embedTexts(client: EmbedderClient, name: string, texts: unknown[], plan: EmbeddingPlan, signal: AbortSignal): Promise<number[][]> {
   try {
     const out = await client.embed(texts, signal, () => plan.requests.total++);
     return out;
@@ -238,8 +255,8 @@ function failureModes(): Set<string> {
   return new Set((process.env.MEILI_EXPERIMENTAL_CONFIG_EMBEDDER_FAILURE_MODES ?? '').split(',').map((m) => m.trim()).filter((m) => m !== ''));
 }
 
-/** The text, or null for a document left without vectors (`ignore_document_template_failures`). */
-function renderOrSkip(template: DocumentTemplate, doc: Record<string, unknown>, searchable: (f: string) => boolean, docId: string): string | null {
+/** The inputs, or null for a document left without vectors (`ignore_document_template_failures`). */
+function renderOrSkip(template: Renderer, doc: Record<string, unknown>, searchable: (f: string) => boolean, docId: string): unknown[] | null {
   try {
     return render(template, doc, searchable, docId);
   } catch (err) {
@@ -249,7 +266,7 @@ function renderOrSkip(template: DocumentTemplate, doc: Record<string, unknown>, 
 }
 
 /** The embeddings, or null when the server failed and `ignore_embedder_failures` lets the documents through without them. */
-async function embedOrSkip(client: EmbedderClient, name: string, texts: string[], plan: EmbeddingPlan, signal: AbortSignal): Promise<number[][] | null> {
+async function embedOrSkip(client: EmbedderClient, name: string, texts: unknown[], plan: EmbeddingPlan, signal: AbortSignal): Promise<number[][] | null> {
   try {
     return await embedTexts(client, name, texts, plan, signal);
   } catch (err) {
@@ -258,7 +275,7 @@ async function embedOrSkip(client: EmbedderClient, name: string, texts: string[]
   }
 }
 
-function render(template: DocumentTemplate, doc: Record<string, unknown>, searchable: (f: string) => boolean, docId: string): string {
+function render(template: Renderer, doc: Record<string, unknown>, searchable: (f: string) => boolean, docId: string): unknown[] {
   try {
     return template.render(doc, searchable);
   } catch (err) {
@@ -335,26 +352,30 @@ async function embedChunk(docs: Record<string, unknown>[], method: 'replace' | '
   const reader = new VectorReader(target);
   const computed: Record<string, { regenerate: true }>[] = docs.map(() => ({}));
   for (const [name, e] of Object.entries(embedders)) {
-    const template = templateOf(e);
+    const template = rendererOf(e);
+    // each wanted document's inputs are `texts[starts[k]..starts[k + 1])`
     const wanted: number[] = [];
-    const texts: string[] = [];
+    const starts: number[] = [];
+    const texts: unknown[] = [];
     merged.forEach((doc, i) => {
       if (ownEntry(docs[i]!, name)) return;
       const docId = idOf(doc) ?? String(i);
-      const text = renderOrSkip(template, doc, searchable, docId);
-      if (text === null) return;
+      const inputs = renderOrSkip(template, doc, searchable, docId);
+      if (inputs === null) return;
       // only a text that changed is embedded again: the vectors computed for the same text stay
-      if (previous[i] !== undefined && hasGenerated(previous[i]!, name, docId, embedderIds[name], target, reader) && sameText(template, previous[i]!, searchable, text)) return;
+      if (previous[i] !== undefined && hasGenerated(previous[i]!, name, docId, embedderIds[name], target, reader) && sameText(template, previous[i]!, searchable, inputs)) return;
       wanted.push(i);
-      texts.push(text);
+      starts.push(texts.length);
+      texts.push(...inputs);
     });
-    if (texts.length === 0) continue;
-    const vectors = await embedOrSkip(embedderClient(e, { allowed: ctx.allowedNetworks ?? [] }), name, texts, plan, signal);
+    if (wanted.length === 0) continue;
+    starts.push(texts.length);
+    const vectors = texts.length === 0 ? [] : await embedOrSkip(embedderClient(e, { allowed: ctx.allowedNetworks ?? [] }), name, texts, plan, signal);
     if (vectors === null) continue;
     wanted.forEach((i, k) => {
       const doc = docs[i]!;
       const own = doc._vectors !== null && typeof doc._vectors === 'object' && !Array.isArray(doc._vectors) ? (doc._vectors as Record<string, unknown>) : {};
-      doc._vectors = { ...own, [name]: { embeddings: [vectors[k]!], regenerate: true } };
+      doc._vectors = { ...own, [name]: { embeddings: vectors.slice(starts[k]!, starts[k + 1]!), regenerate: true } };
       computed[i]![name] = { regenerate: true };
     });
   }
@@ -377,9 +398,9 @@ function hasGenerated(doc: Record<string, unknown>, name: string, docId: string,
   return internal !== undefined && reader.embeddings(embedderId, internal)?.regenerate === true;
 }
 
-function sameText(template: DocumentTemplate, doc: Record<string, unknown>, searchable: (f: string) => boolean, text: string): boolean {
+function sameText(template: Renderer, doc: Record<string, unknown>, searchable: (f: string) => boolean, inputs: unknown[]): boolean {
   try {
-    return template.render(doc, searchable) === text;
+    return JSON.stringify(template.render(doc, searchable)) === JSON.stringify(inputs);
   } catch {
     return false;
   }
@@ -405,26 +426,28 @@ async function embedStored(
   plan: EmbeddingPlan,
   signal: AbortSignal,
 ): Promise<Map<string, number[][]>> {
-  const template = templateOf(e);
+  const template = rendererOf(e);
   const searchable = isSearchable(settings);
   // only the template changed: the documents whose text stays the same keep their vectors
   const { documentTemplate: _t, ...now } = e;
   const oldRest = old === undefined ? undefined : (({ documentTemplate: _o, ...r }) => r)(old);
-  const oldTemplate = oldRest !== undefined && signature(oldRest) === signature(now) ? templateOf(old!) : null;
+  const oldTemplate = oldRest !== undefined && signature(oldRest) === signature(now) ? rendererOf(old!) : null;
   const oldSearchable = isSearchable(oldSettings);
   const pk = target.meta().primaryKey;
   const ids: string[] = [];
-  const texts: string[] = [];
+  const starts: number[] = [];
+  const texts: unknown[] = [];
   const seen = new Set<string>();
   const take = (id: string, doc: Record<string, unknown>) => {
     if (seen.has(id)) return;
     seen.add(id);
     if (ownEntry(doc, name)) return;
-    const text = renderOrSkip(template, doc, searchable, id);
-    if (text === null) return;
-    if (oldTemplate !== null && sameText(oldTemplate, doc, oldSearchable, text)) return;
+    const inputs = renderOrSkip(template, doc, searchable, id);
+    if (inputs === null) return;
+    if (oldTemplate !== null && sameText(oldTemplate, doc, oldSearchable, inputs)) return;
     ids.push(id);
-    texts.push(text);
+    starts.push(texts.length);
+    texts.push(...inputs);
   };
   for (const [id, doc] of added) take(id, doc);
   if (pk !== null) {
@@ -441,5 +464,6 @@ async function embedStored(
   }
   const vectors = texts.length === 0 ? [] : await embedOrSkip(embedderClient(e, { allowed: ctx.allowedNetworks ?? [] }), name, texts, plan, signal);
   if (vectors === null) return new Map();
-  return new Map(ids.map((id, i) => [id, [vectors[i]!]]));
+  starts.push(texts.length);
+  return new Map(ids.map((id, i) => [id, vectors.slice(starts[i]!, starts[i + 1]!)]));
 }

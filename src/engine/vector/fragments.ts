@@ -1,0 +1,67 @@
+// Fragments of REST embedders (vectors-embedders.md §2.4, experimental `multimodal`): named JSON
+// values whose strings are Liquid templates. `indexingFragments` render with `doc` (the document,
+// as document templates see it): each fragment that renders is sent as `{{fragment}}` and gives
+// the document one embedding, in the order of the fragments' names. `searchFragments` render with
+// `q` and `media` from the search query: exactly one must render. A fragment that needs a variable
+// the context lacks does not render (checked against Meilisearch 1.50: strings print as document
+// templates print, other JSON values stay as they are).
+import type { Template } from 'liquidjs';
+import { parseTemplate, renderParsed } from './template.ts';
+
+type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
+
+type Compiled = { kind: 'text'; templates: Template[] } | { kind: 'array'; items: Compiled[] } | { kind: 'object'; entries: [string, Compiled][] } | { kind: 'value'; value: Json };
+
+function compile(value: unknown): Compiled {
+  if (typeof value === 'string') return { kind: 'text', templates: parseTemplate(value) };
+  if (Array.isArray(value)) return { kind: 'array', items: value.map(compile) };
+  if (value !== null && typeof value === 'object') return { kind: 'object', entries: Object.entries(value).map(([k, v]) => [k, compile(v)]) };
+  return { kind: 'value', value: value as Json };
+}
+
+function render(c: Compiled, scope: Record<string, unknown>): Json {
+  switch (c.kind) {
+    case 'text':
+      return renderParsed(c.templates, scope);
+    case 'array':
+      return c.items.map((i) => render(i, scope));
+    case 'object':
+      return Object.fromEntries(c.entries.map(([k, v]) => [k, render(v, scope)]));
+    case 'value':
+      return c.value;
+  }
+}
+
+export interface RenderedFragment {
+  name: string;
+  value: Json;
+}
+
+export class FragmentTemplates {
+  readonly #fragments: { name: string; compiled: Compiled }[];
+
+  /** Throws a TemplateError (liquidjs's message) for a string that is not a template. */
+  constructor(fragments: Record<string, { value: unknown } | null>) {
+    this.#fragments = Object.keys(fragments)
+      .filter((name) => fragments[name] !== null)
+      .sort()
+      .map((name) => ({ name, compiled: compile(fragments[name]!.value) }));
+  }
+
+  get size(): number {
+    return this.#fragments.length;
+  }
+
+  /** The fragments that render in `scope`, by name. */
+  renderAll(scope: Record<string, unknown>): RenderedFragment[] {
+    const out: RenderedFragment[] = [];
+    for (const { name, compiled } of this.#fragments) {
+      try {
+        out.push({ name, value: render(compiled, scope) });
+      } catch {
+        // a missing variable: this fragment does not apply
+      }
+    }
+    return out;
+  }
+}
