@@ -6,7 +6,7 @@
 // [0.5, 1]); 400, 401 and other 4xx answers fail at once. Every request goes through the
 // private-network rule of outgoing.ts. The errors carry Meilisearch's messages.
 import { FRAGMENT, RequestTemplate, ResponseTemplate, RestTemplateError } from '../engine/vector/rest-template.ts';
-import { usesFragments } from '../api/settings/embedders-parse.ts';
+import { usesFragments } from '../api/settings/index.ts';
 import { EmbedError, type EmbedderClient, type EmbedderSettingsJson } from './embed-error.ts';
 import { localModelClient } from './local-model.ts';
 import { send, sleep, OutgoingError, type AllowedNetworks } from './outgoing.ts';

@@ -73,3 +73,57 @@ test('POST /render-template renders embedder and inline templates with stored an
     await t.close();
   }
 });
+
+test('POST /render-template renders fragments with documents and inline searches once multimodal is on', async () => {
+  const t = await startTestServer();
+  try {
+    await t.fetch('PATCH', '/experimental-features', { body: { renderRoute: true, multimodal: true } });
+    const embedder = {
+      source: 'rest', url: 'http://127.0.0.1:9/embed', dimensions: 3,
+      indexingFragments: { title: { value: '{{doc.title}}' }, img: { value: { type: 'image_url', url: '{{doc.url}}' } } },
+      searchFragments: { text: { value: '{{q}}' }, img: { value: { type: 'image_url', url: '{{media.url}}' } } },
+      request: { inputs: ['{{fragment}}', '{{..}}'] }, response: { vectors: ['{{embedding}}', '{{..}}'] },
+    };
+    // no server is called: the index is empty when the embedder is set, and the documents bring their vectors
+    const set = await t.client.index('m').updateSettings({ embedders: { e: embedder } as never }).waitTask();
+    assert.equal(set.status, 'succeeded', JSON.stringify(set.error));
+    const own = { e: { embeddings: [[1, 2, 3]], regenerate: false } };
+    const add = await t.client.index('m').addDocuments([{ id: 1, title: 'red cat', url: 'http://x/cat.png', _vectors: own }, { id: 2, title: 'blue truck', _vectors: own }]).waitTask();
+    assert.equal(add.status, 'succeeded', JSON.stringify(add.error));
+    const render = (body: unknown) => t.fetch('POST', '/render-template', { body });
+    const ok = async (body: unknown, expected: unknown) => {
+      const res = await render(body);
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      assert.deepEqual(res.body, expected);
+    };
+    const bad = async (body: unknown, code: string, status: number, message: string | RegExp) => assertErrorBody(await render(body), code, status, message);
+    const img = { kind: 'indexingFragment', indexUid: 'm', embedder: 'e', fragment: 'img' };
+
+    await ok({ template: { kind: 'inlineFragment', inline: { a: '{{doc.title}}', n: 3 } }, input: { kind: 'inlineDocument', inline: { title: 'hi' } } }, { template: { a: '{{doc.title}}', n: 3 }, rendered: { a: 'hi', n: 3 } });
+    await ok({ template: img, input: { kind: 'indexDocument', indexUid: 'm', id: '1' } }, { template: { type: 'image_url', url: '{{doc.url}}' }, rendered: { type: 'image_url', url: 'http://x/cat.png' } });
+    await ok({ template: img, input: null }, { template: { type: 'image_url', url: '{{doc.url}}' }, rendered: null });
+    await ok({ template: { kind: 'searchFragment', indexUid: 'm', embedder: 'e', fragment: 'img' }, input: { kind: 'inlineSearch', inline: { q: 'x', media: { url: 'u' } } } },
+      { template: { type: 'image_url', url: '{{media.url}}' }, rendered: { type: 'image_url', url: 'u' } });
+    await ok({ template: { kind: 'inlineFragment', inline: '{{q}} {{media.a}}' }, input: { kind: 'inlineSearch', inline: { q: 'hello', media: { a: [1, 2] }, x: 1 } } }, { template: '{{q}} {{media.a}}', rendered: 'hello 12' });
+
+    // a fragment that needs what the input lacks says where (the liquid message is liquidjs's)
+    await bad({ template: img, input: { kind: 'indexDocument', indexUid: 'm', id: '2' } }, 'template_rendering_error', 400, /^error while rendering template: in ``\.url``, error while rendering template: /);
+    await bad({ template: { kind: 'searchFragment', indexUid: 'm', embedder: 'e', fragment: 'text' }, input: { kind: 'inlineSearch', inline: { media: { a: 1 } } } }, 'template_rendering_error', 400,
+      /^error while rendering template: error while rendering template: /);
+    await bad({ template: { kind: 'documentTemplate', indexUid: 'm', embedder: 'e' }, input: null }, 'invalid_render_template', 400,
+      'error while fetching template: embedder `e` in index `m` does not use a document template.');
+    await bad({ template: { kind: 'inlineDocumentTemplate', inline: 'x' }, input: { kind: 'inlineSearch', inline: { q: 'x' } } }, 'template_rendering_error', 400,
+      'error while rendering template: cannot render a document template with a search query');
+    await bad({ template: { ...img, fragment: 'nope' }, input: null }, 'invalid_render_template', 400, 'error while fetching template: cannot find indexing fragment `nope` for embedder `e` in index `m`');
+    await bad({ template: { kind: 'searchFragment', indexUid: 'm', embedder: 'e', fragment: 'zz' }, input: null }, 'invalid_render_template', 400, 'error while fetching template: cannot find search fragment `zz` for embedder `e` in index `m`');
+    await bad({ template: { kind: 'searchFragment', indexUid: 'm', embedder: 'zz', fragment: 'text' }, input: null }, 'invalid_render_template', 400, 'error while fetching template: cannot find indexing fragment `text` for embedder `zz` in index `m`');
+    await bad({ template: { ...img, embedder: 'zz' }, input: null }, 'invalid_render_template', 400, 'error while fetching template: cannot find embedder `zz` in index `m`');
+    await bad({ template: { kind: 'searchFragment', indexUid: 'm', embedder: 'e' }, input: null }, 'invalid_render_template', 400, 'error while fetching template: parameter `fragment` missing for kind `searchFragment`');
+    await bad({ template: { kind: 'inlineFragment', inline: 'x {{q}}' }, input: { kind: 'inlineSearch' } }, 'invalid_render_input', 400, 'error while fetching input: parameter `inline` missing for kind `inlineSearch`');
+    await bad({ template: { kind: 'inlineFragment', inline: 'x' }, input: { kind: 'inlineSearch', inline: [1] } }, 'invalid_render_input', 400,
+      'error while fetching input: parsing inline search: invalid type: sequence, expected a map at line 1 column 0\n  - Note: the inline search query must be a JSON map containing `q` and/or `media`');
+    await bad({ template: { kind: 'inlineFragment', inline: '{{doc.title' }, input: null }, 'template_parsing_error', 400, /^error while fetching template: error while parsing template: /);
+  } finally {
+    await t.close();
+  }
+});

@@ -1,8 +1,9 @@
 // `POST /render-template` (experimental `renderRoute`): a document template rendered with a
 // document, as an embedder would render it. The body and its errors as Meilisearch 1.50 answers
 // them (probed on the binary): `template` picks an embedder's template or an inline one, `input`
-// a stored document or an inline one (none: nothing is rendered). Fragments, chat templates and
-// search inputs belong to features Muninn does not have (`multimodal`, `chatCompletions`).
+// a stored document or an inline one (none: nothing is rendered). Fragments (an embedder's, or
+// inline ones) render with a document or an inline search (`q`, `media`) once `multimodal` is on;
+// chat templates belong to a feature Muninn does not have (`chatCompletions`).
 import { ApiError } from '../errors/index.ts';
 import { checkFields, expectObject, missingField, typeError, unknownValue, type JsonObject } from '../validate/index.ts';
 
@@ -14,9 +15,15 @@ const INPUT_KINDS = ['indexDocument', 'inlineDocument', 'inlineSearch'] as const
 
 export type RenderTemplate =
   | { kind: 'documentTemplate'; indexUid: string; embedder: string }
-  | { kind: 'inlineDocumentTemplate'; inline: string };
+  | { kind: 'inlineDocumentTemplate'; inline: string }
+  | { kind: 'indexingFragment' | 'searchFragment'; indexUid: string; embedder: string; fragment: string }
+  | { kind: 'inlineFragment'; inline: unknown };
 
-export type RenderInput = { kind: 'indexDocument'; indexUid: string; id: string } | { kind: 'inlineDocument'; inline: Record<string, unknown> } | null;
+export type RenderInput =
+  | { kind: 'indexDocument'; indexUid: string; id: string }
+  | { kind: 'inlineDocument'; inline: Record<string, unknown> }
+  | { kind: 'inlineSearch'; inline: Record<string, unknown> }
+  | null;
 
 export interface RenderRequest {
   template: RenderTemplate;
@@ -88,10 +95,15 @@ export function resolveRenderRequest(raw: ReturnType<typeof parseRenderBody>, fe
       throw fetching('template', 'invalid_render_template', 'chat templates cannot be rendered by this version of Muninn');
     case 'inlineFragment':
       if (!features.multimodal) throw new ApiError('feature_not_enabled', `error while fetching template: rendering an inline fragment requires enabling the \`multimodal\` experimental feature. See ${MULTIMODAL}`);
-      throw fetching('template', 'invalid_render_template', 'fragments cannot be rendered by this version of Muninn');
+      if (!('inline' in t) || t.inline === null) throw missing('inline', t.kind, 'template');
+      template = { kind: t.kind, inline: t.inline };
+      break;
     default:
       if (!features.multimodal) throw new ApiError('feature_not_enabled', `error while fetching template: accessing fragments requires enabling the \`multimodal\` experimental feature. See ${MULTIMODAL}`);
-      throw fetching('template', 'invalid_render_template', 'fragments cannot be rendered by this version of Muninn');
+      if (typeof t.indexUid !== 'string') throw missing('index_uid', t.kind, 'template');
+      if (typeof t.embedder !== 'string') throw missing('embedder', t.kind, 'template');
+      if (typeof t.fragment !== 'string') throw missing('fragment', t.kind, 'template');
+      template = { kind: t.kind as 'indexingFragment' | 'searchFragment', indexUid: t.indexUid, embedder: t.embedder, fragment: t.fragment };
   }
   const i = raw.input;
   let input: RenderInput = null;
@@ -111,7 +123,11 @@ export function resolveRenderRequest(raw: ReturnType<typeof parseRenderBody>, fe
         break;
       default:
         if (!features.multimodal) throw new ApiError('feature_not_enabled', `error while fetching input: rendering search requires enabling the \`multimodal\` experimental feature. See ${MULTIMODAL}`);
-        throw fetching('input', 'invalid_render_input', 'search inputs cannot be rendered by this version of Muninn');
+        if (i.inline === undefined || i.inline === null) throw missing('inline', i.kind, 'input');
+        if (typeof i.inline !== 'object' || Array.isArray(i.inline)) {
+          throw fetching('input', 'invalid_render_input', `parsing inline search: invalid type: ${serdeKind(i.inline)}, expected a map at line 1 column 0\n  - Note: the inline search query must be a JSON map containing \`q\` and/or \`media\``);
+        }
+        input = { kind: 'inlineSearch', inline: i.inline as Record<string, unknown> };
     }
   }
   return { template, input };
@@ -144,6 +160,28 @@ export function renderDocumentNotFound(id: string, uid: string): ApiError {
 
 export function templateParsingError(message: string): ApiError {
   return new ApiError('template_parsing_error', `error while fetching template: user error: cannot parse template: ${message}`);
+}
+
+/** An embedder's fragment that does not exist (Meilisearch names an indexing fragment for a search fragment of a missing embedder). */
+export function fragmentNotFound(kind: 'indexing' | 'search', fragment: string, embedder: string, uid: string): ApiError {
+  return fetching('template', 'invalid_render_template', `cannot find ${kind} fragment \`${fragment}\` for embedder \`${embedder}\` in index \`${uid}\``);
+}
+
+export function fragmentParsingError(message: string): ApiError {
+  return new ApiError('template_parsing_error', `error while fetching template: error while parsing template: ${message}`);
+}
+
+/** A fragment that needs what the input lacks; `path` is where in the fragment's value. */
+export function fragmentRenderingError(path: string, message: string): ApiError {
+  return new ApiError('template_rendering_error', `error while rendering template: ${path === '' ? '' : `in \`\`${path}\`\`, `}error while rendering template: ${message}`);
+}
+
+export function noDocumentTemplate(embedder: string, uid: string): ApiError {
+  return fetching('template', 'invalid_render_template', `embedder \`${embedder}\` in index \`${uid}\` does not use a document template.`);
+}
+
+export function documentTemplateWithSearch(): ApiError {
+  return new ApiError('template_rendering_error', 'error while rendering template: cannot render a document template with a search query');
 }
 
 export function templateRenderingError(message: string): ApiError {

@@ -19,16 +19,46 @@ function compile(value: unknown): Compiled {
   return { kind: 'value', value: value as Json };
 }
 
-function render(c: Compiled, scope: Record<string, unknown>): Json {
+function render(c: Compiled, scope: Record<string, unknown>, path: string): Json {
   switch (c.kind) {
     case 'text':
-      return renderParsed(c.templates, scope);
+      try {
+        return renderParsed(c.templates, scope);
+      } catch (err) {
+        throw new FragmentError(path, (err as Error).message);
+      }
     case 'array':
-      return c.items.map((i) => render(i, scope));
+      return c.items.map((i, k) => render(i, scope, `${path}[${k}]`));
     case 'object':
-      return Object.fromEntries(c.entries.map(([k, v]) => [k, render(v, scope)]));
+      return Object.fromEntries(c.entries.map(([k, v]) => [k, render(v, scope, `${path}.${k}`)]));
     case 'value':
       return c.value;
+  }
+}
+
+/** A fragment that needs what the scope lacks; `path` is where in its value (`` for the whole). */
+export class FragmentError extends Error {
+  override name = 'FragmentError';
+  constructor(
+    readonly path: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** One fragment's value. */
+export class Fragment {
+  readonly #compiled: Compiled;
+
+  /** Throws a TemplateError (liquidjs's message) for a string that is not a template. */
+  constructor(value: unknown) {
+    this.#compiled = compile(value);
+  }
+
+  /** The value rendered in `scope`; a FragmentError when it needs a variable the scope lacks. */
+  render(scope: Record<string, unknown>): Json {
+    return render(this.#compiled, scope, '');
   }
 }
 
@@ -38,14 +68,14 @@ export interface RenderedFragment {
 }
 
 export class FragmentTemplates {
-  readonly #fragments: { name: string; compiled: Compiled }[];
+  readonly #fragments: { name: string; fragment: Fragment }[];
 
   /** Throws a TemplateError (liquidjs's message) for a string that is not a template. */
   constructor(fragments: Record<string, { value: unknown } | null>) {
     this.#fragments = Object.keys(fragments)
       .filter((name) => fragments[name] !== null)
       .sort()
-      .map((name) => ({ name, compiled: compile(fragments[name]!.value) }));
+      .map((name) => ({ name, fragment: new Fragment(fragments[name]!.value) }));
   }
 
   get size(): number {
@@ -55,11 +85,12 @@ export class FragmentTemplates {
   /** The fragments that render in `scope`, by name. */
   renderAll(scope: Record<string, unknown>): RenderedFragment[] {
     const out: RenderedFragment[] = [];
-    for (const { name, compiled } of this.#fragments) {
+    for (const { name, fragment } of this.#fragments) {
       try {
-        out.push({ name, value: render(compiled, scope) });
-      } catch {
+        out.push({ name, value: fragment.render(scope) });
+      } catch (err) {
         // a missing variable: this fragment does not apply
+        if (!(err instanceof FragmentError)) throw err;
       }
     }
     return out;
