@@ -35,6 +35,8 @@ interface Rest {
   response: ResponseTemplate;
   headers: Record<string, string>;
   dimensions: number | null;
+  /** OpenAI: a 400 is retried with the texts cut to the model's tokens */
+  openAi?: boolean;
 }
 
 /** The REST shape of an embedder's settings (null for sources that do not call a server). */
@@ -51,7 +53,7 @@ function restOf(e: EmbedderSettingsJson, env: NodeJS.ProcessEnv): Rest | null {
     const model = (e.model as string | undefined) ?? 'text-embedding-3-small';
     const request = new RequestTemplate({ model, input: ['{{text}}', '{{..}}'], ...(dimensions !== null && model !== 'text-embedding-ada-002' ? { dimensions } : {}) });
     const key = apiKey ?? env.MEILI_OPENAI_API_KEY ?? env.OPENAI_API_KEY ?? null;
-    return { url: (e.url as string | undefined) ?? OPENAI_URL, request, response: new ResponseTemplate({ data: [{ embedding: '{{embedding}}' }, '{{..}}'] }, request), headers: auth(key), dimensions };
+    return { url: (e.url as string | undefined) ?? OPENAI_URL, request, response: new ResponseTemplate({ data: [{ embedding: '{{embedding}}' }, '{{..}}'] }, request), headers: auth(key), dimensions, openAi: true };
   }
   if (source === 'ollama') {
     const url = (e.url as string | undefined) ?? env.MEILI_OLLAMA_URL ?? OLLAMA_URL;
@@ -97,7 +99,7 @@ export function embedderClient(e: EmbedderSettingsJson, opts: ClientOptions): Em
   const url = new URL(rest.url);
 
   /** One request: the embeddings, or the failure and the wait its retry adds to 10^n ms (null: no retry). */
-  const attempt = async (body: string, count: number, signal?: AbortSignal): Promise<{ vectors: number[][] } | { error: EmbedError; wait: number | null }> => {
+  const attempt = async (body: string, count: number, signal?: AbortSignal): Promise<{ vectors: number[][] } | { error: EmbedError; wait: number | null; status?: number }> => {
     let res;
     try {
       res = await send(url, { method: 'POST', headers: { 'content-type': 'application/json', ...rest.headers }, body }, { allowed: opts.allowed, timeoutMs, attempts: 1, anyStatus: true, ...(signal ? { signal } : {}) });
@@ -107,7 +109,7 @@ export function embedderClient(e: EmbedderSettingsJson, opts: ClientOptions): Em
       if (err instanceof OutgoingError && /non-global address/.test(message)) return { error: new EmbedError(message, 'user'), wait: null };
       return { error: new EmbedError(`could not reach embedding server:\n  - ${message.replace(/ \(after \d+ attempts?\)$/, '')}`, 'runtime'), wait: 0 };
     }
-    if (res.status < 200 || res.status >= 300) return { error: statusError(res.status, res.text), wait: res.status === 429 ? 100 : res.status >= 500 ? 0 : null };
+    if (res.status < 200 || res.status >= 300) return { error: statusError(res.status, res.text), wait: res.status === 429 ? 100 : res.status >= 500 ? 0 : null, status: res.status };
     let parsed: unknown;
     try {
       parsed = JSON.parse(res.text);
@@ -123,15 +125,29 @@ export function embedderClient(e: EmbedderSettingsJson, opts: ClientOptions): Em
     }
   };
 
-  const once = async (texts: readonly unknown[], signal?: AbortSignal, onRequest?: () => void): Promise<number[][]> => {
+  const once = async (texts: readonly unknown[], signal?: AbortSignal, onRequest?: () => void, tokenized = false): Promise<number[][]> => {
     const body = JSON.stringify(rest.request.render(texts));
     for (let n = 0; ; n++) {
       onRequest?.();
       const result = await attempt(body, texts.length, signal);
       if ('vectors' in result) return result.vectors;
+      // OpenAI answers 400 to a text over the model's tokens: Meilisearch sends each text again,
+      // those over 8,191 tokens as their first 8,191 tokens (cl100k)
+      if (result.status === 400 && rest.openAi && !tokenized) return byTokens(texts, signal, onRequest);
       if (result.wait === null || n >= retries) throw result.error;
       await sleep(Math.min(result.wait + 10 ** n, maxWaitMs) * (0.5 + Math.random() / 2), signal);
     }
+  };
+
+  const byTokens = async (texts: readonly unknown[], signal?: AbortSignal, onRequest?: () => void): Promise<number[][]> => {
+    const out: number[][] = [];
+    for (const text of texts) {
+      // a token holds at least one character: a shorter text goes as it is
+      const tokens = String(text).length < OPENAI_MAX_TOKENS ? null : await firstTokens(String(text), OPENAI_MAX_TOKENS);
+      const input = tokens === null || tokens.length < OPENAI_MAX_TOKENS ? text : tokens;
+      out.push(...(await once([input], signal, onRequest, true)));
+    }
+    return out;
   };
 
   return {
@@ -147,6 +163,41 @@ export function embedderClient(e: EmbedderSettingsJson, opts: ClientOptions): Em
       return out.flat();
     },
   };
+}
+
+/** tokens OpenAI's embedding models take (all three) */
+const OPENAI_MAX_TOKENS = 8191;
+
+let tokenizer: Promise<{ encode(text: string): number[] }> | null = null;
+
+/** OpenAI's cl100k tokenizer (special tokens read as ordinary text), loaded on the first text it must cut (its ranks are 1 MB). */
+function cl100k(): Promise<{ encode(text: string): number[] }> {
+  tokenizer ??= Promise.all([import('js-tiktoken/lite'), import('js-tiktoken/ranks/cl100k_base')]).then(([{ Tiktoken }, ranks]) => {
+    const t = new Tiktoken(ranks.default);
+    return { encode: (text: string) => t.encode(text, [], []) };
+  });
+  return tokenizer;
+}
+
+/**
+ * The first `max` cl100k tokens of `text` (fewer when it has fewer). The text is tokenised a
+ * slice of about a thousand characters at a time, cut before a space where there is one, and only
+ * until `max` tokens are found: byte-pair merging is quadratic in the length of a run of letters,
+ * and a cut before a space splits no token.
+ */
+async function firstTokens(text: string, max: number): Promise<number[]> {
+  const tokenizer = await cl100k();
+  const tokens: number[] = [];
+  for (let at = 0; at < text.length && tokens.length < max; ) {
+    let end = Math.min(text.length, at + 1000);
+    if (end < text.length) {
+      const space = text.lastIndexOf(' ', end);
+      if (space > at) end = space;
+    }
+    tokens.push(...tokenizer.encode(text.slice(at, end)));
+    at = end;
+  }
+  return tokens.slice(0, max);
 }
 
 function check(embeddings: number[][], expected: number, dimensions: number | null): number[][] {
