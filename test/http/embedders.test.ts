@@ -369,7 +369,7 @@ test('MEILI_EXPERIMENTAL_CONFIG_EMBEDDER_FAILURE_MODES lets documents through wi
   }
 });
 
-test('a payload larger than a chunk of embedding is embedded whole', async () => {
+test('a payload, and a settings change, larger than a chunk of embedding are embedded whole', async () => {
   const s = await batchServer();
   const t = await startTestServer({ args: LOOPBACK });
   try {
@@ -382,6 +382,15 @@ test('a payload larger than a chunk of embedding is embedded whole', async () =>
     assert.equal(stats.numberOfEmbeddedDocuments, 2500);
     const last = await t.client.index('many').getDocument(2499, { retrieveVectors: true } as never);
     assert.deepEqual((last as { _vectors: unknown })._vectors, { e: { embeddings: [[0, 1, 0]], regenerate: true } });
+
+    // a new template embeds the stored documents again, a chunk at a time
+    s.texts.length = 0;
+    const set = await t.client.index('many').updateSettings({ embedders: { e: batched(s.url, { documentTemplate: 'a {{doc.title}}' }) } as never }).waitTask();
+    assert.equal(set.status, 'succeeded', JSON.stringify(set.error));
+    assert.equal(s.texts.flat().length, 2500);
+    assert.equal((await t.client.index('many').getStats()).numberOfEmbeddedDocuments, 2500);
+    const first = await t.client.index('many').getDocument(0, { retrieveVectors: true } as never);
+    assert.deepEqual((first as { _vectors: unknown })._vectors, { e: { embeddings: [[1, 0, 0]], regenerate: true } });
   } finally {
     await t.close();
     await s.close();

@@ -499,7 +499,7 @@ export class DocumentsWriter {
    * Stores the vectors an embedder computed for stored documents (by external id), leaving the
    * ones users gave alone; returns how many were stored.
    */
-  setGeneratedVectors(embedder: string, vectors: ReadonlyMap<string, number[][]>): number {
+  setGeneratedVectors(embedder: string, vectors: Iterable<[externalId: string, vectors: number[][]]>): number {
     if (this.#vectors === null) return 0;
     let n = 0;
     for (const [external, v] of vectors) {

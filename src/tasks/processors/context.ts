@@ -40,8 +40,8 @@ export interface ProcessContext {
 export interface EmbeddedVectors {
   /** task uid → the payload with its computed vectors */
   payloads: Map<number, string>;
-  /** task uid (a settings update) → embedder → external id → vectors to store after it */
-  regenerated: Map<number, Map<string, Map<string, number[][]>>>;
+  /** task uid (a settings update) → embedder → file of the vectors to store after it (`generatedVectors`) */
+  regenerated: Map<number, Map<string, string>>;
   /** task uid → what it fails with */
   failures: Map<number, Error>;
 }

@@ -12,6 +12,7 @@ import { applyPatch, checkSettingsAgainstIndex, embedderConfigs, reindexNeeds, t
 import type { Task, TaskKind } from '../types.ts';
 import { facetConfig, facetSignature, searchConfig, searchSignature, storedSettings } from '../index-settings.ts';
 import { Aborted, type ProcessContext } from './context.ts';
+import { generatedVectors } from './embedding.ts';
 
 const ALL_FEATURES: FilterFeatures = { containsFilter: true, foreignKeys: true, network: true, multimodal: true };
 const PROGRESS_EVERY = 4096;
@@ -77,8 +78,8 @@ function applyTask(writer: DocumentsWriter, task: Task, ctx: ProcessContext): Re
         ctx.trace.time('updating the vector store', () => writer.reconfigureVectors(vectors, quantize));
       }
       // the documents embedded again for embedders this task added or changed
-      for (const [embedder, computed] of ctx.embedded?.regenerated.get(task.uid) ?? []) {
-        ctx.trace.time('storing the embeddings', () => writer.setGeneratedVectors(embedder, computed));
+      for (const [embedder, file] of ctx.embedded?.regenerated.get(task.uid) ?? []) {
+        ctx.trace.time('storing the embeddings', () => writer.setGeneratedVectors(embedder, generatedVectors(file)));
       }
       return task.details ?? {};
     }

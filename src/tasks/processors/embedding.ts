@@ -11,6 +11,7 @@
 // A task whose rendering or embedding fails fails with Meilisearch's `vector_embedding_error` /
 // `invalid_document_fields` messages. A cancelation aborts the requests in flight.
 import fs from 'node:fs';
+import { readLineBuffers } from '../../engine/files.ts';
 import { EngineError } from '../../engine/errors.ts';
 import type { Index } from '../../engine/index/index.ts';
 import { parseDocument } from '../../engine/index/index.ts';
@@ -115,8 +116,13 @@ export async function planEmbeddings(target: Index, tasks: readonly Task[], ctx:
               // a model run here loads when its embedder is set, as Meilisearch fetches it then
               else if (e.source === 'huggingFace') await probeModel(e, abort.signal);
             }
-            const perEmbedder = new Map<string, Map<string, number[][]>>();
-            for (const [name, e] of changed) perEmbedder.set(name, await embedStored(target, added, name, e, before[name], settings, next, ctx, plan, abort.signal));
+            const perEmbedder = new Map<string, string>();
+            for (const [name, e] of changed) {
+              const out = ctx.files.reserve().path;
+              written.push(out);
+              await embedStored(out, target, added, name, e, before[name], settings, next, ctx, plan, abort.signal);
+              perEmbedder.set(name, out);
+            }
             plan.regenerated.set(task.uid, perEmbedder);
           } catch (err) {
             if (err instanceof Aborted || abort.signal.aborted) throw new Aborted();
@@ -413,8 +419,13 @@ function storedDocument(target: Index, externalId: string): Record<string, unkno
   return bytes === undefined ? undefined : parseDocument(bytes);
 }
 
-/** The vectors of every document (stored before the batch, or added earlier in it) for one embedder. */
+/**
+ * The vectors of every document (stored before the batch, or added earlier in it) for one
+ * embedder, written to `out` as lines of `[externalId, vectors]` a chunk of documents at a time:
+ * only one chunk's texts and vectors are in memory (read back by `generatedVectors`).
+ */
 async function embedStored(
+  out: string,
   target: Index,
   added: Map<string, Record<string, unknown>>,
   name: string,
@@ -425,7 +436,7 @@ async function embedStored(
   ctx: ProcessContext,
   plan: EmbeddingPlan,
   signal: AbortSignal,
-): Promise<Map<string, number[][]>> {
+): Promise<void> {
   const template = rendererOf(e);
   const searchable = isSearchable(settings);
   // only the template changed: the documents whose text stays the same keep their vectors
@@ -434,36 +445,57 @@ async function embedStored(
   const oldTemplate = oldRest !== undefined && signature(oldRest) === signature(now) ? rendererOf(old!) : null;
   const oldSearchable = isSearchable(oldSettings);
   const pk = target.meta().primaryKey;
-  const ids: string[] = [];
-  const starts: number[] = [];
-  const texts: unknown[] = [];
-  const seen = new Set<string>();
-  const take = (id: string, doc: Record<string, unknown>) => {
-    if (seen.has(id)) return;
-    seen.add(id);
-    if (ownEntry(doc, name)) return;
-    const inputs = renderOrSkip(template, doc, searchable, id);
-    if (inputs === null) return;
-    if (oldTemplate !== null && sameText(oldTemplate, doc, oldSearchable, inputs)) return;
-    ids.push(id);
-    starts.push(texts.length);
-    texts.push(...inputs);
-  };
-  for (const [id, doc] of added) take(id, doc);
-  if (pk !== null) {
-    // vectors a user gave (`regenerate: false`) stay: their documents are not sent
-    const embedderId = ((target.getMain('embedderIds') ?? {}) as Record<string, number>)[name];
-    const kept = new Set<number>();
-    if (embedderId !== undefined) for (const [doc, regenerate] of new VectorReader(target).regenerateFlags(embedderId)) if (!regenerate) kept.add(doc);
-    for (const [internal, value] of target.documents.entries()) {
-      if (kept.has(internal)) continue;
-      const doc = parseDocument(value);
-      const id = doc[pk];
-      if (id !== undefined && id !== null) take(String(id), doc);
+  const client = embedderClient(e, { allowed: ctx.allowedNetworks ?? [] });
+  const fd = fs.openSync(out, 'w');
+  try {
+    let ids: string[] = [];
+    let starts: number[] = [];
+    let texts: unknown[] = [];
+    const flush = async () => {
+      if (ids.length === 0) return;
+      starts.push(texts.length);
+      const vectors = texts.length === 0 ? [] : await embedOrSkip(client, name, texts, plan, signal);
+      if (vectors !== null) fs.writeSync(fd, ids.map((id, i) => JSON.stringify([id, vectors.slice(starts[i]!, starts[i + 1]!)])).join('\n') + '\n');
+      ids = [];
+      starts = [];
+      texts = [];
+    };
+    const seen = new Set<string>();
+    const take = async (id: string, doc: Record<string, unknown>) => {
+      if (seen.has(id)) return;
+      seen.add(id);
+      if (ownEntry(doc, name)) return;
+      const inputs = renderOrSkip(template, doc, searchable, id);
+      if (inputs === null) return;
+      if (oldTemplate !== null && sameText(oldTemplate, doc, oldSearchable, inputs)) return;
+      ids.push(id);
+      starts.push(texts.length);
+      texts.push(...inputs);
+      if (ids.length >= CHUNK) await flush();
+    };
+    for (const [id, doc] of added) await take(id, doc);
+    if (pk !== null) {
+      // vectors a user gave (`regenerate: false`) stay: their documents are not sent
+      const embedderId = ((target.getMain('embedderIds') ?? {}) as Record<string, number>)[name];
+      const kept = new Set<number>();
+      if (embedderId !== undefined) for (const [doc, regenerate] of new VectorReader(target).regenerateFlags(embedderId)) if (!regenerate) kept.add(doc);
+      // the ids first: documents are read a chunk at a time, between the requests
+      const internals = [...target.documents.keys()].filter((id) => !kept.has(id));
+      for (const internal of internals) {
+        const value = target.documents.get(internal);
+        if (value === undefined) continue;
+        const doc = parseDocument(value);
+        const id = doc[pk];
+        if (id !== undefined && id !== null) await take(String(id), doc);
+      }
     }
+    await flush();
+  } finally {
+    fs.closeSync(fd);
   }
-  const vectors = texts.length === 0 ? [] : await embedOrSkip(embedderClient(e, { allowed: ctx.allowedNetworks ?? [] }), name, texts, plan, signal);
-  if (vectors === null) return new Map();
-  starts.push(texts.length);
-  return new Map(ids.map((id, i) => [id, vectors.slice(starts[i]!, starts[i + 1]!)]));
+}
+
+/** The vectors `embedStored` wrote, by external id, read a line at a time. */
+export function* generatedVectors(file: string): Generator<[string, number[][]]> {
+  for (const line of readLineBuffers(file)) yield JSON.parse(line.toString('utf8')) as [string, number[][]];
 }
