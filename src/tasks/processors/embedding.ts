@@ -1,13 +1,15 @@
-// Vectors computed by embedders' servers for a document batch (vectors-embedders.md §3, §9), before
-// its write transactions start (they cannot wait for a network): the batch's tasks are walked in
-// order with the settings they will see, and
-//   - each document of an addition gets, for each embedder that calls a server (rest, openAi,
-//     ollama) and for which it brings no vectors of its own, the embedding of its rendered
-//     template: the payload is written again with `_vectors.<name>: {embeddings, regenerate: true}`
-//     and the task reads that copy (an update renders the stored document with its new fields);
+// Vectors computed by embedders for a document batch (vectors-embedders.md §3, §9), before its
+// write transactions start (they cannot wait for a network or a model): the batch's tasks are
+// walked in order with the settings they will see, and
+//   - each document of an addition gets, for each embedder that computes vectors (rest, openAi,
+//     ollama servers; huggingFace models run here) and for which it brings no vectors of its own,
+//     the embedding of its rendered template, or one per indexing fragment that renders: the
+//     payload is written again with `_vectors.<name>: {embeddings, regenerate: true}` and the task
+//     reads that copy (an update renders the stored document with its new fields);
 //   - a settings update that adds such an embedder or changes what it computes (source, model,
-//     URL, templates, dimensions...) re-embeds the documents stored before the batch and those
-//     added earlier in it, stored after the task applies (vectors users gave are kept).
+//     URL, templates, fragments, dimensions...) re-embeds the documents stored before the batch and
+//     those added earlier in it into a file, stored after the task applies (vectors users gave are
+//     kept).
 // A task whose rendering or embedding fails fails with Meilisearch's `vector_embedding_error` /
 // `invalid_document_fields` messages. A cancelation aborts the requests in flight.
 import fs from 'node:fs';
