@@ -24,6 +24,7 @@ import { registerBackupRoutes } from './routes/backups.ts';
 import { registerWebhookRoutes } from './routes/webhooks.ts';
 import { registerLogRoutes } from './routes/logs.ts';
 import { registerRenderRoutes } from './routes/render.ts';
+import { registerExperimentalRoutes } from './routes/experimental.ts';
 import { collectRoutes, registerOpenApiRoute } from './openapi.ts';
 import { QueryEmbeddings } from './query-embedding.ts';
 import fastifyCompress from '@fastify/compress';
@@ -150,12 +151,12 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 3 } },
   });
 
-  const routePatterns: { method: string; regex: RegExp }[] = [];
+  const routePatterns: { method: string; regex: RegExp; url: string }[] = [];
   app.addHook('onRoute', (route) => {
     if (route.method === 'OPTIONS' || route.method === 'HEAD') return;
     route.handler = answerJson(route.handler as Handler);
     const regex = new RegExp('^' + route.url.replace(/\/\*$/, '/.*').replace(/:[^/]+/g, '[^/]+') + '$');
-    for (const m of Array.isArray(route.method) ? route.method : [route.method]) routePatterns.push({ method: m, regex });
+    for (const m of Array.isArray(route.method) ? route.method : [route.method]) routePatterns.push({ method: m, regex, url: route.url });
   });
 
   const registered = collectRoutes(app);
@@ -174,8 +175,27 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   registerWebhookRoutes(app, ctx);
   registerLogRoutes(app, ctx);
   registerRenderRoutes(app, ctx);
+  registerExperimentalRoutes(app, ctx);
+  registerShadowed405(app, routePatterns);
   await app.ready();
   return app;
+}
+
+/**
+ * A literal path that a parametric route of another method would also match
+ * (`GET /tasks/cancel` against `GET /tasks/:taskUid`, `DELETE /indexes/:indexUid/documents/fetch`
+ * against `DELETE /indexes/:indexUid/documents/:documentId`) is its own resource in Meilisearch:
+ * the other methods answer an empty 405, never the parametric route.
+ */
+function registerShadowed405(app: FastifyInstance, routes: readonly { method: string; regex: RegExp; url: string }[]): void {
+  const literal = [...new Set(routes.filter((r) => !/(^|\/):[^/]+$/.test(r.url) && !r.url.endsWith('*')).map((r) => r.url))];
+  for (const url of literal) {
+    for (const method of ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const) {
+      if (routes.some((r) => r.url === url && r.method === method)) continue;
+      const shadowing = routes.some((r) => r.method === method && r.url !== url && /:[^/]+$/.test(r.url) && r.regex.test(url));
+      if (shadowing) app.route({ method, url, config: { methodNotAllowed: true }, handler: (_req, reply) => reply.code(405).send() });
+    }
+  }
 }
 
 const MAX_HEADER_BYTES = 128 * 1024;

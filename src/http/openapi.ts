@@ -96,6 +96,15 @@ const DOCS: Record<string, RouteDoc> = {
   'DELETE /logs/stream': { summary: 'End the log stream', status: 204 },
   'POST /render-template': { summary: 'Render a document template with a document (experimental `renderRoute`)', status: 200, body: ['template', 'input'] },
   'POST /logs/stderr': { summary: 'Change the filter of the lines written to stderr', status: 204, body: ['target'] },
+  'GET /network': { summary: 'The network of remote instances (experimental `network`; Muninn has none)', status: 200 },
+  'PATCH /network': { summary: 'Configure remote instances (experimental `network`; not supported by Muninn)', status: 400 },
+  'GET /chats': { summary: 'List chat workspaces (experimental `chatCompletions`; Muninn has none)', status: 200, query: ['offset', 'limit'] },
+  'GET /chats/:workspace': { summary: 'Get a chat workspace (experimental `chatCompletions`)', status: 404 },
+  'DELETE /chats/:workspace': { summary: 'Delete a chat workspace (experimental `chatCompletions`)', status: 404 },
+  'GET /chats/:workspace/settings': { summary: 'The settings of a chat workspace (experimental `chatCompletions`)', status: 404 },
+  'PATCH /chats/:workspace/settings': { summary: 'Configure a chat workspace (experimental `chatCompletions`; not supported by Muninn)', status: 400 },
+  'DELETE /chats/:workspace/settings': { summary: 'Reset a chat workspace (experimental `chatCompletions`)', status: 404 },
+  'POST /chats/:workspace/chat/completions': { summary: 'Chat completions (experimental `chatCompletions`; not supported by Muninn)', status: 400 },
 };
 
 for (const { route, setting, verb } of SUB_ROUTES) {
@@ -116,7 +125,10 @@ export function collectRoutes(app: FastifyInstance): Registered[] {
   const routes: Registered[] = [];
   app.addHook('onRoute', (opts: RouteOptions) => {
     const methods = Array.isArray(opts.method) ? opts.method : [opts.method];
-    const auth = (opts.config as { auth?: { action?: string } } | undefined)?.auth;
+    const config = opts.config as { auth?: { action?: string }; methodNotAllowed?: boolean } | undefined;
+    // the empty 405s of app.ts for literal paths that a parametric route would take
+    if (config?.methodNotAllowed) return;
+    const auth = config?.auth;
     for (const method of methods) {
       // HEAD routes are added by fastify beside GET ones; OPTIONS `*` answers CORS preflights
       if (method === 'HEAD' || method === 'OPTIONS') continue;

@@ -14,9 +14,18 @@ export interface FetchDocuments {
   ids: string[] | null;
   filter: unknown;
   sort: string[] | null;
+  /** POST only: needs the `network` feature (the search's `rejectUseNetwork`) */
+  useNetwork: boolean | null;
 }
 
-export const FETCH_FIELDS = ['offset', 'limit', 'fields', 'retrieveVectors', 'ids', 'filter', 'sort'] as const;
+export const FETCH_FIELDS = ['offset', 'limit', 'fields', 'retrieveVectors', 'ids', 'filter', 'sort', 'useNetwork'] as const;
+
+/** `useNetwork` in a query string: Meilisearch 1.50 cannot read it there and refuses every value. */
+function refuseUseNetwork(query: RawQuery): void {
+  if (query.useNetwork !== undefined) {
+    throw new ApiError('invalid_document_use_network', `Invalid value type for parameter \`useNetwork\`: expected a string, but found a string: \`${query.useNetwork}\``);
+  }
+}
 
 function invalidId(value: unknown, path: string): ApiError {
   return new ApiError(
@@ -34,7 +43,8 @@ function fieldList(raw: string | undefined): string[] | null {
 
 /** GET /indexes/:uid/documents query. */
 export function parseBrowseQuery(query: RawQuery): FetchDocuments {
-  checkParams(query, ['offset', 'limit', 'fields', 'retrieveVectors', 'ids', 'filter', 'sort']);
+  checkParams(query, FETCH_FIELDS);
+  refuseUseNetwork(query);
   let ids: string[] | null = null;
   if (query.ids !== undefined) {
     ids = query.ids
@@ -62,6 +72,7 @@ export function parseBrowseQuery(query: RawQuery): FetchDocuments {
     ids,
     filter,
     sort: query.sort === undefined ? null : fixSortParameter(query.sort).filter((s) => s !== ''),
+    useNetwork: null,
   };
 }
 
@@ -97,12 +108,14 @@ export function parseFetchBody(body: unknown): FetchDocuments {
     ids,
     filter: obj.filter ?? undefined,
     sort,
+    useNetwork: obj.useNetwork === undefined || obj.useNetwork === null ? null : asBoolean(obj.useNetwork, '.useNetwork', 'invalid_document_use_network'),
   };
 }
 
 /** GET /indexes/:uid/documents/:id query. */
 export function parseGetDocumentQuery(query: RawQuery): { fields: string[] | null; retrieveVectors: boolean } {
-  checkParams(query, ['fields', 'retrieveVectors']);
+  checkParams(query, ['fields', 'retrieveVectors', 'useNetwork']);
+  refuseUseNetwork(query);
   return {
     fields: fieldList(query.fields),
     retrieveVectors: boolParam(query, 'retrieveVectors', false, 'invalid_document_retrieve_vectors'),

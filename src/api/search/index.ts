@@ -3,7 +3,8 @@
 // multi-search (multi-search.md: independent or federated queries).
 export * from './query.ts';
 export { commaList, fixSortParameter } from './query-get.ts';
-export { filterIsUsed, notSupported, rejectUnsupported } from './unsupported.ts';
+export { filterIsUsed, notSupported, rejectUnsupported, rejectUseNetwork } from './unsupported.ts';
+export { insideQuery } from './multi-errors.ts';
 export { MatchingWords, type LocatedTerm, type MatchingPhrase, type TermIds, type TokenToMatch, type WordMatch } from './matching-words.ts';
 export {
   cropBounds, findMatches, formatText, matchBounds, type FormatOptions, type MatchBounds, type Markers, type TextMatch,

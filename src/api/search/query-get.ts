@@ -9,14 +9,13 @@ import {
   SEMANTIC_RATIO_REASON, type SearchQuery,
 } from './query-types.ts';
 
-/** The query parameters, in the declaration order of Meilisearch's `SearchQueryGet`. */
+/** The query parameters, in the order Meilisearch 1.50 lists them (its unknown-parameter message). */
 export const SEARCH_PARAMS = [
-  'q', 'vector', 'offset', 'limit', 'page', 'hitsPerPage', 'attributesToRetrieve', 'retrieveVectors',
-  'attributesToCrop', 'cropLength', 'attributesToHighlight', 'filter', 'sort', 'distinct',
-  'showMatchesPosition', 'showRankingScore', 'showRankingScoreDetails', 'showPerformanceDetails', 'facets',
-  'highlightPreTag', 'highlightPostTag', 'cropMarker', 'matchingStrategy', 'attributesToSearchOn',
-  'hybridEmbedder', 'hybridSemanticRatio', 'rankingScoreThreshold', 'locales', 'personalizeUserContext',
-  'useNetwork',
+  'q', 'offset', 'limit', 'page', 'hitsPerPage', 'attributesToRetrieve', 'attributesToCrop', 'cropLength',
+  'cropMarker', 'attributesToHighlight', 'highlightPreTag', 'highlightPostTag', 'showMatchesPosition', 'filter',
+  'sort', 'distinct', 'facets', 'matchingStrategy', 'attributesToSearchOn', 'rankingScoreThreshold', 'locales',
+  'hybridEmbedder', 'hybridSemanticRatio', 'vector', 'retrieveVectors', 'personalizeUserContext', 'useNetwork',
+  'showRankingScore', 'showRankingScoreDetails', 'showPerformanceDetails',
 ] as const;
 
 type Param = (typeof SEARCH_PARAMS)[number];

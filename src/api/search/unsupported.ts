@@ -43,6 +43,17 @@ export function filterIsUsed(filter: Json | null): boolean {
   return used;
 }
 
+/**
+ * `useNetwork` (true or false) needs the `network` experimental feature (Meilisearch 1.50 answers
+ * this before it looks the index up). Muninn has no remote instances: with the feature on, the
+ * search stays local.
+ */
+export function rejectUseNetwork(useNetwork: boolean | null, features: { network: boolean }): void {
+  if (useNetwork !== null && !features.network) {
+    throw new ApiError('feature_not_enabled', 'passing `useNetwork` in a search query requires enabling the `network` experimental feature. See https://github.com/orgs/meilisearch/discussions/805');
+  }
+}
+
 /** Throws for the first parameter of `q` that is used but not implemented yet (search.md §9.6 order first). */
 export function rejectUnsupported(q: SearchQuery): void {
   // search kind (Meilisearch `search_kind`): these two are real validation errors

@@ -5,6 +5,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../api/errors/index.ts';
 import { browseDocuments, present } from '../../api/documents/browse.ts';
 import { documentVectors } from '../../api/vectors/retrieve.ts';
+import { rejectUseNetwork } from '../../api/search/index.ts';
 import {
   parseBrowseQuery,
   parseFetchBody,
@@ -91,6 +92,7 @@ export function registerDocumentRoutes(app: FastifyInstance, ctx: HttpContext): 
   app.post('/indexes/:indexUid/documents/fetch', docsAuth('documents.get'), async (req) => {
     checkParams(query(req), []);
     const params = parseFetchBody(await json(req));
+    rejectUseNetwork(params.useNetwork, ctx.instance.features.get());
     const uid = indexParam(req);
     return page(requireIndex(ctx, uid), uid, params);
   });

@@ -1,7 +1,7 @@
 // POST /multi-search (multi-search.md): the body parsed and run in api/search; this route only
 // turns the request's authorization into the per-query search rule.
 import type { FastifyInstance } from 'fastify';
-import { authorizeQueries, parseMultiSearchBody, runMultiSearch, wantsMetadata, type MultiSearchRequest } from '../../api/search/index.ts';
+import { authorizeQueries, insideQuery, parseMultiSearchBody, rejectUseNetwork, runMultiSearch, wantsMetadata, type MultiSearchRequest } from '../../api/search/index.ts';
 import { authorizeSearch } from '../../auth/index.ts';
 import { searchTurn, sendJsonText, type HttpContext } from '../context.ts';
 import { readJson } from '../body.ts';
@@ -14,6 +14,7 @@ export function registerMultiSearchRoutes(app: FastifyInstance, ctx: HttpContext
     const request = authorizeQueries(parseMultiSearchBody(body), (uid) => authorizeSearch(req.auth, uid));
     const metadata = wantsMetadata(req.headers['meili-include-metadata'] as string | undefined);
     const features = ctx.instance.features.get();
+    request.queries.forEach((q, i) => insideQuery(i, () => rejectUseNetwork(q.query.useNetwork, features)));
     await searchTurn(ctx, req);
     // texts that an embedder's server turns into vectors, before the searches run
     for (const q of request.queries) {

@@ -2,7 +2,7 @@
 // in api/search/execute.ts.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
-  executeSearch, executeSimilar, fuseFilters, parseSearchBody, parseSearchParams, parseSimilarBody, parseSimilarParams, wantsMetadata,
+  executeSearch, executeSimilar, fuseFilters, parseSearchBody, parseSearchParams, parseSimilarBody, parseSimilarParams, rejectUseNetwork, wantsMetadata,
   type SearchQuery, type SimilarQuery,
 } from '../../api/search/index.ts';
 import { searchTurn, sendJsonText, type HttpContext } from '../context.ts';
@@ -13,6 +13,7 @@ export function registerSearchRoutes(app: FastifyInstance, ctx: HttpContext): vo
   const auth = { config: { auth: { action: 'search', indexParam: 'indexUid' }, searchQueue: true } };
 
   const search = async (req: FastifyRequest, reply: FastifyReply, q: SearchQuery) => {
+    rejectUseNetwork(q.useNetwork, ctx.instance.features.get());
     const uid = indexParam(req);
     const uuid = ctx.instance.queue.indexUuid(uid);
     if (uuid === undefined) throw indexNotFound(uid);
