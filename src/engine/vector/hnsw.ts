@@ -33,6 +33,12 @@ export interface GraphEntry {
 export interface GraphReader {
   /** The node's links on `level` (undefined when it is not on that level); the caller must not change them. */
   links(level: number, node: number): Uint32Array | undefined;
+  /**
+   * Level 0 as one table (a reader's cache may keep it so): where `node`'s row starts in
+   * `level0Words` (its link count + 1, then the links), −1 to ask `links` instead.
+   */
+  level0At?(node: number): number;
+  readonly level0Words?: Uint32Array;
 }
 
 export interface GraphWriter extends GraphReader {
@@ -144,16 +150,29 @@ export function searchLevel(
     const node = candidates.topNode();
     candidates.pop();
     if (found.size >= ef && d > found.topDistance()) break;
-    const links = g.links(level, node);
-    if (links === undefined) continue;
-    if (pending.length < links.length) {
-      pending = new Uint32Array(links.length * 2);
-      pendingDistances = new Float64Array(links.length * 2);
+    // the node's links: `links[start..end)`, in the flat level-0 table when the reader has one
+    let links: Uint32Array;
+    let start = 0;
+    let end: number;
+    const at = level === 0 && g.level0At !== undefined ? g.level0At(node) : -1;
+    if (at >= 0) {
+      links = g.level0Words!;
+      start = at + 1;
+      end = at + links[at]!;
+    } else {
+      const own = g.links(level, node);
+      if (own === undefined) continue;
+      links = own;
+      end = own.length;
+    }
+    if (pending.length < end - start) {
+      pending = new Uint32Array((end - start) * 2);
+      pendingDistances = new Float64Array((end - start) * 2);
     }
     let count = 0;
     let marks = visited.marksFor(0);
     const generation = visited.generation;
-    for (let li = 0; li < links.length; li++) {
+    for (let li = start; li < end; li++) {
       const n = links[li]!;
       if (n >= marks.length) marks = visited.marksFor(n + 1);
       if (marks[n] === generation) continue;
