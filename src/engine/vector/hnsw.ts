@@ -57,9 +57,12 @@ export interface DistanceTo {
   many(nodes: Uint32Array, count: number, out: Float64Array): void;
 }
 
-// scratch of a level search: the unvisited links of one node and their distances (one thread)
+// scratch of a level search (one thread, no nested searches): the unvisited links of one node and
+// their distances, and the two heaps, kept from one search to the next
 let pending = new Uint32Array(64);
 let pendingDistances = new Float64Array(64);
+const candidatesHeap = new DistanceHeap('min', 512);
+const foundHeap = new DistanceHeap('max', 256);
 
 /** Marks of visited nodes, reset in O(1) by a generation counter. */
 export class Visited {
@@ -135,8 +138,10 @@ export function searchLevel(
   accept?: (node: number) => boolean,
 ): Neighbours {
   visited.begin();
-  const candidates = new DistanceHeap('min', Math.max(64, ef * 2));
-  const found = new DistanceHeap('max', ef + 1);
+  const candidates = candidatesHeap;
+  const found = foundHeap;
+  candidates.clear();
+  found.clear();
   for (let i = 0; i < entries.nodes.length; i++) {
     const node = entries.nodes[i]!;
     const d = entries.distances[i]!;
