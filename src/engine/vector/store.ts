@@ -423,7 +423,9 @@ export class VectorReader {
       if (start === null || start === undefined) continue;
       const accept = filtered ? (node: number) => candidates.has(node) : undefined;
       const found = searchGraph(this.#graph(stored, spec.id, store), start, dist, q.ef ?? defaultEf(q.limit), this.#visited, accept);
-      found.nodes.forEach((node, i) => keep(node, found.distances[i]!));
+      // nearest first: with one store, only the first `limit` kept can rank
+      const enough = stores === 1 ? q.limit : Infinity;
+      for (let i = 0; i < found.nodes.length && best.size < enough; i++) keep(found.nodes[i]!, found.distances[i]!);
     }
     const metric = spec.quantized ? 'hamming' : spec.metric;
     // the walk compared normalized f32 vectors: the distances of the results are computed again
