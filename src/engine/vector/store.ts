@@ -320,18 +320,32 @@ export class VectorReader {
       if (start === null) return;
       const graph = this.#graph(stored, spec.id, store);
       const slab = this.#slab(stored, spec, store);
-      for (let level = start.top; level >= 0 && used < budget; level--) {
+      for (let level = start.top; level > 0 && used < budget; level--) {
         const range = { start: [spec.id, store, level, 0] as [number, number, number, number], end: [spec.id, store, level + 1, 0] as [number, number, number, number] };
         for (const [key, bytes] of this.#tables.links.entries(range)) {
           graph.keep(level, key[3], linksOf(bytes));
           used += bytes.length;
-          if (level === 0) {
-            const before = slab.bytes;
-            slab.slotOf(key[3]);
-            used += slab.bytes - before;
-          }
           if (used >= budget) break;
         }
+      }
+      // level 0 breadth first from the entry point, the order walks meet it: a node's neighbours
+      // get rows and vector slots near its own (in key order, a walk's reads are spread)
+      const queue = [start.entry];
+      const seen = new Set(queue);
+      for (let i = 0; i < queue.length && used < budget; i++) {
+        const node = queue[i]!;
+        const links = graph.links(0, node);
+        if (links !== undefined) {
+          used += links.byteLength;
+          for (const n of links) {
+            if (seen.has(n)) continue;
+            seen.add(n);
+            queue.push(n);
+          }
+        }
+        const before = slab.bytes;
+        slab.slotOf(node);
+        used += slab.bytes - before;
       }
     });
     return used;
