@@ -1,7 +1,7 @@
-// Embedding the `q` of a semantic or hybrid search (vectors-embedders.md §5) before the search runs:
-// with the embedder's server (rest, openAi, ollama; tasks/embedders.ts), remembered in a
-// least-recently-used cache of `--experimental-embedding-cache-entries` texts per embedder
-// configuration. A failure fails a semantic search with Meilisearch's `vector_embedding_error`;
+// Embedding the `q` (or the search fragment `q` and `media` render) of a semantic or hybrid search
+// (vectors-embedders.md §5) before the search runs: with the embedder's server (rest, openAi,
+// ollama) or its model (huggingFace; tasks/embedders.ts), remembered in a least-recently-used cache
+// of `--experimental-embedding-cache-entries` inputs per embedder configuration. A failure fails a semantic search with Meilisearch's `vector_embedding_error`;
 // a hybrid search then runs on keywords alone, as in Meilisearch.
 import { ApiError } from '../api/errors/index.ts';
 import type { SearchQuery } from '../api/search/index.ts';

@@ -124,7 +124,7 @@ export class CachedGraph implements GraphReader {
     this.#key = [embedder, store, 0, 0];
   }
 
-  /** Keeps links read elsewhere (a prefetch walking the table in key order). */
+  /** Keeps links read elsewhere (a prefetch walking the upper levels in key order). */
   keep(level: number, node: number, links: Uint32Array): void {
     if (level === 0) this.#put0(node, links);
     else this.#upper.set(level * 2 ** 32 + node, links);
