@@ -96,6 +96,7 @@ const DOCS: Record<string, RouteDoc> = {
   'DELETE /logs/stream': { summary: 'End the log stream', status: 204 },
   'POST /render-template': { summary: 'Render a document template with a document (experimental `renderRoute`)', status: 200, body: ['template', 'input'] },
   'POST /logs/stderr': { summary: 'Change the filter of the lines written to stderr', status: 204, body: ['target'] },
+  'POST /indexes/:indexUid/documents/edit': { summary: 'Edit documents with a function (experimental `editDocumentsByFunction`; not supported by Muninn)', status: 400, body: ['filter', 'context', 'function'] },
   'GET /network': { summary: 'The network of remote instances (experimental `network`; Muninn has none)', status: 200 },
   'PATCH /network': { summary: 'Configure remote instances (experimental `network`; not supported by Muninn)', status: 400 },
   'GET /chats': { summary: 'List chat workspaces (experimental `chatCompletions`; Muninn has none)', status: 200, query: ['offset', 'limit'] },

@@ -74,3 +74,26 @@ test('useNetwork needs the network feature; GET document routes refuse it', asyn
     await t.close();
   }
 });
+
+test('POST /documents/edit: the body, then the feature; only a `*` key may call it', async () => {
+  const t = await startTestServer();
+  try {
+    await t.client.index('m').addDocuments([{ id: 1 }]).waitTask();
+    const edit = (body: unknown, index = 'm', key?: string) => t.fetch('POST', `/indexes/${index}/documents/edit`, { body, ...(key !== undefined ? { key } : {}) });
+    assertErrorBody(await edit({}), 'missing_document_edition_function', 400, 'Missing field `function`');
+    assertErrorBody(await edit({ function: 1 }), 'invalid_document_edition_function_filter', 400, 'Invalid value type at `.function`: expected a string, but found a positive integer: `1`');
+    assertErrorBody(await edit({ function: 'x', foo: 1 }), 'bad_request', 400, 'Unknown field `foo`: expected one of `filter`, `context`, `function`');
+    const gate = 'Using the documents edit route requires enabling the `edit documents by function` experimental feature. See https://github.com/orgs/meilisearch/discussions/762';
+    assertErrorBody(await edit({ function: 'doc.x = 1', context: 1 }), 'feature_not_enabled', 400, gate);
+    assertErrorBody(await edit({ function: 'doc.x = 1' }, 'nope'), 'feature_not_enabled', 400, gate);
+    const documentsKey = await t.client.createKey({ actions: ['documents.*'], indexes: ['*'], expiresAt: null });
+    const allKey = await t.client.createKey({ actions: ['*'], indexes: ['m'], expiresAt: null });
+    assert.equal((await edit({ function: 'x' }, 'm', documentsKey.key)).status, 403);
+    assertErrorBody(await edit({ function: 'x' }, 'm', allKey.key), 'feature_not_enabled', 400, gate);
+    await t.fetch('PATCH', '/experimental-features', { body: { editDocumentsByFunction: true } });
+    assertErrorBody(await edit({ function: 'doc.x = 1' }), 'bad_request', 400, 'Editing documents with a function is not supported by this version of Muninn.');
+    assert.equal((await t.fetch('GET', '/indexes/m/documents/edit')).status, 405);
+  } finally {
+    await t.close();
+  }
+});

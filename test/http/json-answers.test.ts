@@ -68,7 +68,7 @@ test('every GET route answers application/json with a JSON body', async () => {
     '/network': 400, '/chats': 400, '/chats/:workspace': 400, '/chats/:workspace/settings': 400,
   };
   // literal paths that answer an empty 405 to GET (app.ts), as actix does
-  const emptyMethodNotAllowed = new Set(['/tasks/cancel', '/tasks/compact', '/indexes/:indexUid/documents/fetch', '/indexes/:indexUid/documents/delete-batch', '/indexes/:indexUid/documents/delete']);
+  const emptyMethodNotAllowed = new Set(['/tasks/cancel', '/tasks/compact', '/indexes/:indexUid/documents/fetch', '/indexes/:indexUid/documents/delete-batch', '/indexes/:indexUid/documents/delete', '/indexes/:indexUid/documents/edit']);
   for (const route of routes) {
     if (emptyMethodNotAllowed.has(route)) {
       const res = await get(route.replace(':indexUid', uid));

@@ -1,11 +1,14 @@
 // Routes of experimental features Muninn does not build (stats-health.md §5): `/network`
-// (remote federation) and `/chats` (chat completions). They carry Meilisearch's actions, so keys
+// (remote federation), `/chats` (chat completions) and `POST /indexes/{uid}/documents/edit`
+// (editing documents with a Rhai function). They carry Meilisearch's actions, so keys
 // are checked as there, and answer Meilisearch's `feature_not_enabled` while the feature is off.
 // With it on, Muninn answers as an instance with no remotes and no chat workspaces, and refuses
 // to configure either (docs/compat.md).
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../../api/errors/index.ts';
 import { checkParams, intParam } from '../../api/validate/query.ts';
+import { checkFields, expectObject, missingField, typeError } from '../../api/validate/body.ts';
+import { readJson } from '../body.ts';
 import type { HttpContext } from '../context.ts';
 import { query } from './indexes.ts';
 
@@ -24,6 +27,17 @@ export function registerExperimentalRoutes(app: FastifyInstance, ctx: HttpContex
     if (!features().chatCompletions) throw gate(what, 'chat completions', CHATS);
   };
   const workspace = (params: unknown) => (params as { workspace: string }).workspace;
+
+  // the body is checked as Meilisearch reads it, then the feature (before the index is looked up);
+  // only a `*` key may call it (auth-keys.md: the route asks for the literal `documents.*`)
+  app.post('/indexes/:indexUid/documents/edit', { config: { auth: { action: 'documents.*', indexParam: 'indexUid' } } }, async (req) => {
+    const body = expectObject(await readJson(req, { limit: ctx.payloadLimit, limitText: ctx.payloadLimitText }));
+    checkFields(body, { known: ['filter', 'context', 'function'] });
+    if (!('function' in body)) throw missingField('function', 'missing_document_edition_function');
+    if (typeof body.function !== 'string') throw typeError('.function', 'a string', body.function, 'invalid_document_edition_function_filter');
+    if (!features().editDocumentsByFunction) throw gate('Using the documents edit route', 'edit documents by function', 'https://github.com/orgs/meilisearch/discussions/762');
+    throw unsupported('Editing documents with a function');
+  });
 
   app.get('/network', { config: { auth: { action: 'network.get' } } }, async () => {
     network();
