@@ -6,6 +6,7 @@
 import { ApiError } from '../api/errors/index.ts';
 import type { SearchQuery } from '../api/search/index.ts';
 import { settingsOf } from '../api/settings/stored.ts';
+import { fragmentCount } from '../api/settings/index.ts';
 import type { Index } from '../engine/index/index.ts';
 import { FragmentTemplates } from '../engine/vector/fragments.ts';
 import { templateValue } from '../engine/vector/template.ts';
@@ -61,6 +62,20 @@ export class QueryEmbeddings {
   }
 }
 
+/** Search fragments parsed once per configuration (a search would parse them again at every query). */
+const parsedFragments = new Map<string, FragmentTemplates>();
+
+function searchFragments(fragments: Record<string, { value: unknown } | null>): FragmentTemplates {
+  const key = JSON.stringify(fragments);
+  let parsed = parsedFragments.get(key);
+  if (parsed === undefined) {
+    if (parsedFragments.size >= 64) parsedFragments.clear();
+    parsed = new FragmentTemplates(fragments);
+    parsedFragments.set(key, parsed);
+  }
+  return parsed;
+}
+
 /** `q` with its computed vector; `media` is spent (the search would take it for a second vector). */
 function embedded(q: SearchQuery, vector: number[]): SearchQuery {
   return { ...q, vector, media: null };
@@ -68,15 +83,14 @@ function embedded(q: SearchQuery, vector: number[]): SearchQuery {
 
 /** What the search embeds: `q`, or the one search fragment that renders with `q` and `media`. */
 function searchInput(settings: Record<string, unknown>, q: SearchQuery): unknown {
-  const fragments = settings.searchFragments;
-  if (fragments === null || typeof fragments !== 'object' || Object.values(fragments).every((f) => f === null)) {
+  if (fragmentCount(settings, 'searchFragments') === 0) {
     if (q.media === null) return q.q;
     throw new EmbedError(`\`media\` requested, and the configuration has source \`${String(settings.source ?? 'openAi')}\`, but the configuration doesn't have \`searchFragments\`.`, 'user');
   }
   const scope: Record<string, unknown> = {};
   if (q.q !== null) scope.q = q.q;
   if (q.media !== null) scope.media = templateValue(q.media);
-  const rendered = new FragmentTemplates(fragments as Record<string, { value: unknown } | null>).renderAll(scope);
+  const rendered = searchFragments(settings.searchFragments as Record<string, { value: unknown } | null>).renderAll(scope);
   const note = `\n  - Note: ${JSON.stringify({ q: q.q, media: q.media })}`;
   if (rendered.length === 0) throw new EmbedError(`Query matches no search fragment.${note}`, 'user');
   if (rendered.length > 1) {

@@ -7,7 +7,7 @@ export { settingsTaskDetails } from './details.ts';
 export { checkSettingsAgainstIndex, type TaskContext } from './check.ts';
 export { reindexNeeds, type ReindexNeeds } from './reindex.ts';
 export { embedderAction, embedderConfigs, sourceOf, type EmbedderAction } from './embedders.ts';
-export { usesFragments } from './embedders-parse.ts';
+export { fragmentCount, usesFragments } from './embedders-parse.ts';
 export { isFacetedBy, matchDistinctField, matchFieldLegacy, matchPattern, matchPatterns, templateSearchable, type PatternMatch } from './patterns.ts';
 export { ascDescFields, parseRankingRule, type RankingRule } from './ranking-rules.ts';
 export { LOCALES, canonicalLocale } from './locales.ts';

@@ -20,7 +20,7 @@ import { parseDocument } from '../../engine/index/index.ts';
 import { DocumentTemplate, TemplateError, docDrop } from '../../engine/vector/template.ts';
 import { FragmentTemplates } from '../../engine/vector/fragments.ts';
 import { VectorReader } from '../../engine/vector/index.ts';
-import { applyPatch, checkSettingsAgainstIndex, templateSearchable, type Settings, type SettingsPatch } from '../../api/settings/index.ts';
+import { applyPatch, checkSettingsAgainstIndex, fragmentCount, templateSearchable, type Settings, type SettingsPatch } from '../../api/settings/index.ts';
 import { computesVectors, EmbedError, embedderClient, sideOf, type EmbedderClient } from '../embedders.ts';
 import { storedSettings } from '../index-settings.ts';
 import type { Task, TaskKind } from '../types.ts';
@@ -63,9 +63,8 @@ interface Renderer {
 }
 
 function rendererOf(e: Record<string, unknown>): Renderer {
-  const fragments = e.indexingFragments;
-  if (fragments !== null && typeof fragments === 'object' && Object.values(fragments).some((f) => f !== null)) {
-    const templates = new FragmentTemplates(fragments as Record<string, { value: unknown } | null>);
+  if (fragmentCount(e, 'indexingFragments') > 0) {
+    const templates = new FragmentTemplates(e.indexingFragments as Record<string, { value: unknown } | null>);
     return { render: (doc) => templates.renderAll({ doc: docDrop(doc) }).map((f) => f.value) };
   }
   const template = new DocumentTemplate(typeof e.documentTemplate === 'string' ? e.documentTemplate : undefined, typeof e.documentTemplateMaxBytes === 'number' ? e.documentTemplateMaxBytes : undefined);
