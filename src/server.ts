@@ -5,6 +5,7 @@ import { SearchPool } from './api/search/pool.ts';
 import { splitHttpAddr, type Options } from './cli/index.ts';
 import { buildApp } from './http/app.ts';
 import { collectGarbage, whenQuiet } from './idle-release.ts';
+import { releaseFreedNativeMemory } from './engine/threads/native-memory.ts';
 import { loadTls, type HttpsSetup } from './http/tls.ts';
 import { Instance, type InstanceOptions } from './instance/index.ts';
 import { silentLogs, type LogHub } from './logger.ts';
@@ -112,6 +113,7 @@ export async function startServer(options: Options, logs: LogHub = silentLogs())
       async () => {
         await Promise.all([instance.indexes.closeAll(), searchPool.stop()]);
         collectGarbage();
+        releaseFreedNativeMemory();
       },
       (err) => log({ level: 'error', target: 'muninn::server', message: `releasing memory: ${String(err)}` }),
     );

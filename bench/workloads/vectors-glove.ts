@@ -122,8 +122,9 @@ export const vectorsGlove: Workload = {
     const ingestMem = ctx.memPhase();
     ctx.report('ingest.peakRss', ingestMem.peakRss / 1e6, 'MB');
     ctx.report('ingest.peakAnon', ingestMem.peakAnon / 1e6, 'MB');
-    // after the server's quiet release (5 s without work): what indexing leaves behind
-    await new Promise((r) => setTimeout(r, 7000));
+    // after the server's quiet release (the scheduler retires 5 s after the batch, and the
+    // release runs 5 s after that): what indexing leaves behind
+    await new Promise((r) => setTimeout(r, 12_000));
     ctx.memPhase();
     await new Promise((r) => setTimeout(r, 500));
     const settled = ctx.memPhase();

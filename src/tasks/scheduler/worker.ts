@@ -13,6 +13,7 @@ import { indexingBudget } from '../../engine/indexing/budget.ts';
 import { runBatch } from './run-batch.ts';
 import { ProgressTrace } from '../progress-trace.ts';
 import { lowerThreadPriority } from '../../engine/threads/priority.ts';
+import { releaseFreedNativeMemory } from '../../engine/threads/native-memory.ts';
 import { enqueueCleanup } from './cleanup.ts';
 import { Bitmap } from '../../engine/bitmap/index.ts';
 import { STORAGE_VERSION } from '../../engine/version.ts';
@@ -127,6 +128,9 @@ async function loop(): Promise<void> {
       }
       const { result } = await runBatch(plan, ctx);
       post({ type: 'finished', batchUid, indexUids: result.indexUids });
+      // the queue is empty: what the batch freed goes back to the system now (native-memory.ts);
+      // the next batch would have reused it
+      if (queue.bitmap('status:enqueued').isEmpty) releaseFreedNativeMemory();
       if (result.halt) {
         halted = true;
         post({ type: 'halted' });
