@@ -287,21 +287,31 @@ export function insertNode(
 
 function linkBack(g: GraphWriter, level: number, from: number, to: number, max: number): void {
   const links = g.links(level, from);
-  const current = links === undefined ? [] : Array.from(links);
-  if (current.includes(to)) return;
-  if (current.length < max) {
-    current.push(to);
-    g.setLinks(level, from, Uint32Array.from(current));
-    return;
-  }
-  current.push(to);
-  g.setLinks(level, from, Uint32Array.from(shrink(g, from, current, max)));
+  const length = links === undefined ? 0 : links.length;
+  for (let i = 0; i < length; i++) if (links![i] === to) return;
+  const grown = new Uint32Array(length + 1);
+  if (links !== undefined) grown.set(links);
+  grown[length] = to;
+  g.setLinks(level, from, length < max ? grown : Uint32Array.from(shrink(g, from, grown, max)));
 }
 
 /** The `max` links the heuristic keeps of `candidates` for `base`. */
-function shrink(g: GraphWriter, base: number, candidates: number[], max: number): number[] {
-  const scored = candidates.map((c) => ({ c, d: g.between(base, c) })).sort((a, b) => a.d - b.d);
-  return selectNeighbours(g, { nodes: scored.map((s) => s.c), distances: scored.map((s) => s.d) }, max);
+function shrink(g: GraphWriter, base: number, candidates: ArrayLike<number>, max: number): number[] {
+  // nearest first, ties in the given order (an insertion sort: at most M0 + 1 candidates)
+  const nodes: number[] = [];
+  const distances: number[] = [];
+  for (let i = 0; i < candidates.length; i++) {
+    const c = candidates[i]!;
+    const d = g.between(base, c);
+    let j = i;
+    for (; j > 0 && distances[j - 1]! > d; j--) {
+      nodes[j] = nodes[j - 1]!;
+      distances[j] = distances[j - 1]!;
+    }
+    nodes[j] = c;
+    distances[j] = d;
+  }
+  return selectNeighbours(g, { nodes, distances }, max);
 }
 
 /**

@@ -30,8 +30,10 @@ export interface VectorCheckpoint {
   runs: Array<{ docids: Bitmap; embeddings: number; dirty: Set<number>; graphs: Array<GraphEntry | null>; touched: boolean }>;
 }
 
-/** Link lists kept in memory before they are written. */
-const OVERLAY_BOUND = 200_000;
+/** Changed link lists kept in memory before they are written. */
+const DIRTY_BOUND = 200_000;
+/** Link lists kept in memory, changed or read (about 200 MB at most). */
+const KNOWN_BOUND = 1_000_000;
 
 export class VectorIndexWriter {
   readonly #tables: VectorTables;
@@ -201,7 +203,14 @@ class GraphBuild implements GraphWriter {
   readonly #tables: VectorTables;
   readonly #embedder: number;
   readonly #store: number;
-  readonly #overlay = new Map<number, Uint32Array | null>();
+  /**
+   * Link lists known on each level, by node: read from the table (clean) or changed in this batch
+   * (their nodes in `#dirty`); null: removed; undefined: not read yet. An insert reads ~10,000.
+   */
+  #known: Array<Array<Uint32Array | null | undefined>> = [];
+  #knownCount = 0;
+  readonly #dirty: Array<Set<number>> = [];
+  #dirtyCount = 0;
   readonly #slab: VectorSlab;
 
   constructor(tables: VectorTables, spec: EmbedderSpec, store: number) {
@@ -234,20 +243,33 @@ class GraphBuild implements GraphWriter {
   }
 
   links(level: number, node: number): Uint32Array | undefined {
-    const k = level * 2 ** 32 + node;
-    const kept = this.#overlay.get(k);
+    const known = this.#known[level];
+    const kept = known === undefined ? undefined : known[node];
     if (kept !== undefined) return kept ?? undefined;
     const bytes = this.#tables.links.get([this.#embedder, this.#store, level, node]);
-    return bytes === undefined ? undefined : linksOf(bytes);
+    if (bytes === undefined) return undefined;
+    const links = linksOf(bytes);
+    if (this.#knownCount < KNOWN_BOUND) this.#know(level, node, links);
+    return links;
   }
 
-  setLinks(level: number, node: number, links: Uint32Array): void {
-    this.#overlay.set(level * 2 ** 32 + node, links);
-    if (this.#overlay.size >= OVERLAY_BOUND) this.flush();
+  setLinks(level: number, node: number, links: Uint32Array | null): void {
+    this.#know(level, node, links);
+    const dirty = (this.#dirty[level] ??= new Set());
+    if (!dirty.has(node)) {
+      dirty.add(node);
+      if (++this.#dirtyCount >= DIRTY_BOUND) this.flush();
+    }
   }
 
   removeLinks(level: number, node: number): void {
-    this.#overlay.set(level * 2 ** 32 + node, null);
+    this.setLinks(level, node, null);
+  }
+
+  #know(level: number, node: number, links: Uint32Array | null): void {
+    const known = (this.#known[level] ??= []);
+    if (known[node] === undefined) this.#knownCount++;
+    known[node] = links;
   }
 
   *nodesAt(level: number): Iterable<[number, Uint32Array]> {
@@ -265,14 +287,22 @@ class GraphBuild implements GraphWriter {
     return sa < 0 || sb < 0 ? Infinity : this.#slab.between(sa, sb);
   }
 
-  /** Writes the overlay's link lists. */
+  /** Writes the changed link lists (kept as known ones, unless too many are known). */
   flush(): void {
-    for (const [k, links] of this.#overlay) {
-      const level = Math.floor(k / 2 ** 32);
-      const key: [number, number, number, number] = [this.#embedder, this.#store, level, k - level * 2 ** 32];
-      if (links === null) this.#tables.links.remove(key);
-      else this.#tables.links.put(key, linksBytes(links));
+    this.#dirty.forEach((nodes, level) => {
+      const known = this.#known[level]!;
+      for (const node of nodes) {
+        const key: [number, number, number, number] = [this.#embedder, this.#store, level, node];
+        const links = known[node];
+        if (links === null) this.#tables.links.remove(key);
+        else this.#tables.links.put(key, linksBytes(links!));
+      }
+      nodes.clear();
+    });
+    this.#dirtyCount = 0;
+    if (this.#knownCount >= KNOWN_BOUND) {
+      this.#known = [];
+      this.#knownCount = 0;
     }
-    this.#overlay.clear();
   }
 }
