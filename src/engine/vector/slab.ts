@@ -66,6 +66,14 @@ export class VectorSlab {
     return this.#put(doc, e);
   }
 
+  /** Takes a document's embeddings read by the caller (a scan of the table), unless it holds them already. */
+  fill(doc: number, e: StoredEmbeddings): void {
+    if (doc >= this.#slot.length) this.#growSlots(doc);
+    if (this.#slot[doc] !== 0) return;
+    if (e.count <= this.store) this.#slot[doc] = -1;
+    else this.#put(doc, e);
+  }
+
   /** Forgets a document (its vectors changed): the next `slotOf` reads it again. */
   forget(doc: number): void {
     if (doc < this.#slot.length) this.#slot[doc] = 0;

@@ -34,6 +34,8 @@ export interface VectorCheckpoint {
 const DIRTY_BOUND = 200_000;
 /** Link lists kept in memory, changed or read (about 200 MB at most). */
 const KNOWN_BOUND = 1_000_000;
+/** A batch changing at least 1/SCAN_RATIO of a graph's documents reads all its vectors at once. */
+const SCAN_RATIO = 200;
 
 export class VectorIndexWriter {
   readonly #tables: VectorTables;
@@ -178,6 +180,9 @@ export class VectorIndexWriter {
       let start = run.graphs[store] ?? null;
       const removed = new Set(changed.filter((id) => g.links(0, id) !== undefined));
       if (removed.size > 0) start = removeNodes(g, start, removed, this.#params);
+      // a walk touches most of a graph after a few hundred inserts: one scan of the table reads
+      // its vectors for less than a lookup each
+      if (changed.length * SCAN_RATIO >= run.docids.size) g.readAllVectors();
       const visited = new Visited();
       for (const id of changed) {
         const slot = g.slotOf(id);
@@ -222,6 +227,12 @@ class GraphBuild implements GraphWriter {
       return bytes === undefined ? undefined : new StoredEmbeddings(bytes);
     };
     this.#slab = new VectorSlab(load, store, spec.metric, spec.quantized);
+  }
+
+  /** Reads every vector of the embedder into the slab, in key order. */
+  readAllVectors(): void {
+    const e = this.#embedder;
+    for (const [key, bytes] of this.#tables.embeddings.entries({ start: [e, 0], end: [e + 1, 0] })) this.#slab.fill(key[1], new StoredEmbeddings(bytes));
   }
 
   /** The slab slot of a document's vector in this store (−1: none). */
