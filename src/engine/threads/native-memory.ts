@@ -23,7 +23,8 @@ interface Koffi {
 }
 
 function loadTrim(): Trim | null {
-  if (process.platform !== 'linux' || !usesGlibc() || process.env.MUNINN_MALLOC_TRIM === '0') return null;
+  if (process.platform !== 'linux' || process.env.MUNINN_MALLOC_TRIM === '0') return null;
+  // musl has no libc.so.6 (and no malloc_trim): koffi throws, and nothing is trimmed
   try {
     const koffi = createRequire(import.meta.url)('koffi') as Koffi;
     const mallocTrim = koffi.load('libc.so.6').func('int malloc_trim(size_t pad)');
@@ -31,9 +32,4 @@ function loadTrim(): Trim | null {
   } catch {
     return null;
   }
-}
-
-function usesGlibc(): boolean {
-  const report = process.report?.getReport() as { header?: { glibcVersionRuntime?: string } } | undefined;
-  return typeof report?.header?.glibcVersionRuntime === 'string';
 }
