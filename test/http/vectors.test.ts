@@ -238,6 +238,44 @@ test('similar documents: nearest to the document, itself left out, threshold and
   assert.deepEqual(get.body.hits, [{ id: 522681, title: 'Escape Room' }]);
 });
 
+test('several vectors a document, hybrid distinct, and an unconfigured entry in _formatted (answers of Meilisearch 1.50)', async () => {
+  const { uid, index } = await vectorIndex({ e: { source: 'userProvided', dimensions: 3 } });
+  await addOk(index, [
+    { id: 1, t: 'red apple', kind: 'a', _vectors: { e: [1, 0, 0] } },
+    { id: 2, t: 'green apple', kind: 'b', _vectors: { e: [[0, 1, 0], [0.5, 0.5, 0]] } },
+    { id: 3, t: 'blue sky', kind: 'a', _vectors: { e: { embeddings: [0, 0, 1], regenerate: false } } },
+    { id: 4, t: 'red sky', kind: 'b', _vectors: { e: { embeddings: [[0.6, 0, 0.8]], regenerate: true } } },
+    { id: 5, t: 'no vector', kind: 'a', _vectors: { e: null, other: [1, 2] } },
+  ]);
+  const scores = (hits: Array<Record<string, any>>) => hits.map((h) => [h.id, h._rankingScore]);
+  // a search compares every vector of a document: 2 takes its best, (1 + cos 45°) / 2
+  const semantic = await index.search('', { vector: [1, 0, 0], hybrid: { embedder: 'e', semanticRatio: 1 }, showRankingScore: true, limit: 2 });
+  assert.deepEqual(scores(semantic.hits), [[1, 1], [2, 0.8535534143447876]]);
+  // similar compares each of the document's vectors with the k-th vectors of the others only:
+  // 1 has one vector, so 2's second vector is not seen; 2's second has no other to meet
+  const ofOne = await index.searchSimilarDocuments({ id: 1, embedder: 'e', showRankingScore: true });
+  assert.deepEqual(scores(ofOne.hits), [[4, 0.800000011920929], [2, 0.5], [3, 0.5]]);
+  const ofTwo = await index.searchSimilarDocuments({ id: 2, embedder: 'e', showRankingScore: true });
+  assert.deepEqual(scores(ofTwo.hits), [[1, 0.5], [3, 0.5], [4, 0.5]]);
+  // hybrid with distinct: distinct again over the merged list, and out of the count
+  const distinct = await index.search('sky', { vector: [1, 0, 0], hybrid: { embedder: 'e', semanticRatio: 0.5 }, distinct: 'kind' });
+  assert.deepEqual(distinct.hits.map((h) => h.id), [1, 4]);
+  assert.equal(distinct.estimatedTotalHits, 2);
+  assert.equal(semanticHits(distinct), 1);
+  // the entry of an embedder that is not configured stays in the document: never in the hit
+  // without retrieveVectors, but formatted (and matched) as any field
+  const formatted = await t.fetch('POST', `/indexes/${uid}/search`, {
+    body: { q: 'vector 1', attributesToHighlight: ['*'], showMatchesPosition: true, matchingStrategy: 'last' },
+  });
+  assert.deepEqual(formatted.body.hits, [{
+    id: 5, t: 'no vector', kind: 'a',
+    _formatted: { id: '5', t: 'no <em>vector</em>', kind: 'a', _vectors: { other: ['<em>1</em>', '2'] } },
+    _matchesPosition: { '_vectors.other': [{ start: 0, length: 1, indices: [0] }], t: [{ start: 3, length: 6 }] },
+  }]);
+  const inner = await t.fetch('POST', `/indexes/${uid}/search`, { body: { q: 'vector', attributesToHighlight: ['_vectors.other'] } });
+  assert.deepEqual(inner.body.hits, [{ id: 5, t: 'no vector', kind: 'a' }]);
+});
+
 test('deletes, updates, embedder removal and re-adding, quantization, restart', async () => {
   const dims = 8;
   const vector = (i: number) => Array.from({ length: dims }, (_, d) => Math.sin(i * 0.7 + d * 1.3));

@@ -9,7 +9,7 @@ import { Bitmap } from '../../engine/bitmap/index.ts';
 import { ApiError } from '../errors/index.ts';
 import type { Index } from '../../engine/index/index.ts';
 import {
-  globalScore, keywordSearch, placeholderSearch, semanticSearch, type KeywordRequest, type NearestFn, type RuleScore,
+  distinctSharers, globalScore, keywordSearch, placeholderSearch, semanticSearch, type KeywordRequest, type NearestFn, type RuleScore,
 } from '../../engine/search/rank/index.ts';
 import { embedderSpecs, VectorReader } from '../../engine/vector/index.ts';
 import { vectorFilterSource, vectorsOf, type VectorsOf } from '../vectors/retrieve.ts';
@@ -173,10 +173,27 @@ export function rankSearch(index: Index, uid: string, q: SearchQuery, opts: Rank
   const semantic = ranker.semantic(deep, all, plan, vector);
   timings.step('search > vector ranking');
   const scored = (hit: RankedHit) => ({ id: hit.id, score: hit.score ?? 0, hit });
-  const merged = mergeHybrid(keyword.hits.map(scored), semantic.hits.map(scored), plan.ratio).slice(opts.offset, opts.offset + opts.limit);
+  let merged = mergeHybrid(keyword.hits.map(scored), semantic.hits.map(scored), plan.ratio);
+  // distinct again over the merged list (each list was distinct alone): what a kept hit shares
+  // its value with leaves the hits and the count, before the page is cut (as Meilisearch merges)
+  const sharers = distinct === null ? null : distinctSharers(distinct, state.facets);
+  const excluded = new Bitmap();
+  if (sharers !== null) {
+    merged = merged.filter((m) => {
+      if (excluded.has(m.item.id)) return false;
+      const same = sharers(m.item.id);
+      if (same !== null) {
+        excluded.orInPlace(same);
+        excluded.remove(m.item.id);
+      }
+      return true;
+    });
+  }
+  merged = merged.slice(opts.offset, opts.offset + opts.limit);
   const hits = merged.map((m) => (m.semantic ? { ...m.item.hit, semantic: true } : m.item.hit));
   const semanticHitCount = merged.filter((m) => m.semantic).length;
   const candidates = Bitmap.or(keyword.candidateIds(), semantic.candidateIds());
+  candidates.andNotInPlace(excluded);
   return {
     hits, totalHits: candidates.size, candidateIds: () => candidates, matchingWords: keyword.matchingWords, semanticHitCount, queryVector: vector,
     degraded: keyword.degraded === true || semantic.degraded === true,

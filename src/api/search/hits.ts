@@ -43,7 +43,7 @@ export type SearchHit = Record<string, unknown>;
 
 /** What every hit of a query shares: resolved field sets and format options. */
 export interface HitPlan {
-  /** Displayed fields (`_vectors` aside), in field-id order: what `_matchesPosition` covers. */
+  /** Displayed fields, in field-id order: what `_matchesPosition` covers. */
   displayed: string[];
   /** Retrieved fields (`_vectors` aside), in field-id order. */
   retrieve: string[];
@@ -64,7 +64,9 @@ const notVectors = (f: string) => f !== VECTORS && !f.startsWith('_vectors.');
 export function planHits(q: SearchQuery, ctx: HitContext): HitPlan {
   const shown = ctx.displayedAttributes;
   const shownSet = new Set(shown ?? ['*']);
-  const displayed = shownSet.has('*') ? [...ctx.fields] : ctx.fields.filter((f) => shownSet.has(f));
+  // paths inside `_vectors` are not fields of their own (Meilisearch does not flatten it)
+  const fields = ctx.fields.filter((f) => !f.startsWith('_vectors.'));
+  const displayed = shownSet.has('*') ? fields : fields.filter((f) => shownSet.has(f));
   const isDisplayed = new Set(displayed);
   const wanted = q.attributesToRetrieve === null ? null : new Set(q.attributesToRetrieve);
   const retrieve = wanted === null || wanted.has('*') ? displayed : displayed.filter((f) => wanted.has(f));
@@ -81,13 +83,14 @@ export function planHits(q: SearchQuery, ctx: HitContext): HitPlan {
     if (name === '*') for (const f of displayed) option(f).crop = len;
     else if (isDisplayed.has(name)) option(name).crop = len;
   }
-  // `_vectors` never shows in `_formatted` nor `_matchesPosition` (embeddings live outside the document)
-  for (const f of options.keys()) if (!notVectors(f)) options.delete(f);
-  if (options.size > 0) for (const f of retrieve) if (notVectors(f)) option(f);
+  // a document's `_vectors` holds only the entries of embedders that are not configured (the
+  // others live outside the document): `_formatted` and `_matchesPosition` treat it as any other
+  // field, as Meilisearch does; the hit's own `_vectors` follows `retrieveVectors` (`addVectors`)
+  if (options.size > 0) for (const f of retrieve) option(f);
   const vectorsShown = shownSet.has('*') || shownSet.has(VECTORS);
-  const formatted = ctx.fields.filter((f) => options.has(f));
+  const formatted = fields.filter((f) => options.has(f));
   return {
-    displayed: displayed.filter(notVectors),
+    displayed,
     retrieve: retrieve.filter(notVectors),
     formatted,
     formatting: formatted.map((f) => [f, options.get(f)!] as [string, FormatOptions]).filter(([, o]) => o.highlight || o.crop !== null),

@@ -2,7 +2,7 @@
 // embeddings for one embedder, filtered, as search hits (no `q`, no highlighting, no facets).
 //
 //   parameters ─► embedder exists ─► filter parsed ─► id checked ─► the document (400 when
-//   unknown) ─► filter evaluated ─► nearest of each of its vectors (itself left out) ─► threshold
+//   unknown) ─► filter evaluated ─► nearest of each of its vectors in its store (itself left out) ─► threshold
 //   walk ─► hits
 import { canonicalId, compactJson } from '../../engine/index/primary-key.ts';
 import type { Index } from '../../engine/index/index.ts';
@@ -208,8 +208,10 @@ export function executeSimilar(index: Index, uid: string, sq: SimilarQuery, opts
   const own = spec === undefined ? undefined : reader.embeddings(spec.id, id);
   const best = new Map<number, number>();
   if (spec !== undefined && own !== undefined) {
+    // each of its vectors is compared with the graph of its own store (the k-th vectors of the
+    // others), as Meilisearch asks each store for the neighbours of the document's item there
     for (let k = 0; k < own.count; k++) {
-      const found = reader.nearest(spec, { vector: own.vector(k), limit: sq.offset + sq.limit + 1, candidates: universe, exclude: id, linear: linearScan() });
+      const found = reader.nearest(spec, { vector: own.vector(k), limit: sq.offset + sq.limit + 1, candidates: universe, exclude: id, linear: linearScan(), store: k });
       found.ids.forEach((doc, i) => best.set(doc, Math.max(best.get(doc) ?? -Infinity, found.similarities[i]!)));
     }
   }

@@ -92,6 +92,8 @@ export interface NearestQuery {
   linear?: LinearScan;
   /** search breadth on the bottom level (default `defaultEf(limit)`) */
   ef?: number;
+  /** only the graph of this store (documents' k-th vectors), not every store */
+  store?: number;
 }
 
 export interface Nearest {
@@ -351,14 +353,14 @@ export class VectorReader {
     return used;
   }
 
-  /** The best distance of a document's stored vectors to `query`, in f64 (`fallback` when it has none). */
-  #exactDistance(spec: EmbedderSpec, id: number, query: ArrayLike<number>, metric: Metric, fallback: number): number {
+  /** The best distance of a document's stored vectors (or its vector in `store`) to `query`, in f64 (`fallback` when it has none). */
+  #exactDistance(spec: EmbedderSpec, id: number, query: ArrayLike<number>, metric: Metric, fallback: number, store?: number): number {
     const e = this.embeddings(spec.id, id);
     if (e === undefined || e.floats === null) return fallback;
     let qq = 0;
     for (let i = 0; i < query.length; i++) qq += query[i]! * query[i]!;
     let best = Infinity;
-    for (let k = 0; k < e.count; k++) {
+    for (let k = store ?? 0; k < (store === undefined ? e.count : Math.min(e.count, store + 1)); k++) {
       const at = k * e.stride + 1;
       let dot = 0;
       let l2 = 0;
@@ -376,7 +378,7 @@ export class VectorReader {
       }
       best = Math.min(best, d);
     }
-    return best;
+    return best < Infinity ? best : fallback;
   }
 
   /** The documents nearest to `q.vector`, each at its best vector's distance. */
@@ -397,7 +399,9 @@ export class VectorReader {
     const filtered = candidates.size < items.size;
     const best = new Map<number, number>();
     const dimensions = spec.dimensions ?? q.vector.length;
-    for (let store = 0; store < stores; store++) {
+    const first = q.store ?? 0;
+    const last = q.store ?? stores - 1;
+    for (let store = first; store <= last; store++) {
       const slab = this.#slab(stored, spec, store);
       const prepared = slab.prepare(q.vector);
       const dist: DistanceTo = {
@@ -438,7 +442,7 @@ export class VectorReader {
       const accept = filtered ? (node: number) => candidates.has(node) : undefined;
       const found = searchGraph(this.#graph(stored, spec.id, store), start, dist, q.ef ?? defaultEf(q.limit), this.#visited, accept);
       // nearest first: with one store, only the first `limit` kept can rank
-      const enough = stores === 1 ? q.limit : Infinity;
+      const enough = first === last ? q.limit : Infinity;
       for (let i = 0; i < found.nodes.length && best.size < enough; i++) keep(found.nodes[i]!, found.distances[i]!);
     }
     const metric = spec.quantized ? 'hamming' : spec.metric;
@@ -447,7 +451,7 @@ export class VectorReader {
     const ranked = [...best]
       .sort((a, b) => a[1] - b[1] || a[0] - b[0])
       .slice(0, q.limit)
-      .map(([id, d]) => [id, metric === 'hamming' ? d : this.#exactDistance(spec, id, q.vector, metric, d)] as const)
+      .map(([id, d]) => [id, metric === 'hamming' ? d : this.#exactDistance(spec, id, q.vector, metric, d, q.store)] as const)
       .sort((a, b) => a[1] - b[1] || a[0] - b[0]);
     return { ids: ranked.map((r) => r[0]), similarities: ranked.map((r) => similarity(metric, r[1], dimensions)) };
   }
