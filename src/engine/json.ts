@@ -13,6 +13,21 @@ export function setKey<V>(obj: { [key: string]: V }, key: string, value: NoInfer
   else obj[key] = value;
 }
 
+/**
+ * serde_json's `Map::swap_remove` (its maps keep insertion order): the key goes and the last
+ * entry takes its place. Meilisearch removes `_vectors` from documents this way.
+ */
+export function swapRemove(obj: Record<string, unknown>, key: string): void {
+  const keys = Object.keys(obj);
+  const at = keys.indexOf(key);
+  if (at === -1) return;
+  const entries = keys.map((k) => [k, obj[k]] as const);
+  const last = entries.pop()!;
+  if (at < entries.length) entries[at] = last;
+  for (const k of keys) delete obj[k];
+  for (const [k, v] of entries) setKey(obj, k, v);
+}
+
 /** serde_json's `position_of_index`: the 1-based line and byte column of an offset in a body. */
 export function jsonPosition(bytes: Uint8Array, index: number): { line: number; column: number } {
   let line = 1;

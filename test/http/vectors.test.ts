@@ -276,6 +276,42 @@ test('several vectors a document, hybrid distinct, and an unconfigured entry in 
   assert.deepEqual(inner.body.hits, [{ id: 5, t: 'no vector', kind: 'a' }]);
 });
 
+test('a userProvided embedder added to stored documents fails its task while any lacks an entry (Meilisearch 1.50)', async () => {
+  const uid = uniqueIndex('vec');
+  const index = t.client.index(uid);
+  await addOk(index, [{ id: 1 }, { id: 2, _vectors: { m: [1, 2] } }, { id: 3, _vectors: { m: null } }, { id: 4, _vectors: { mm: [1, 2] } }, { id: 5, _vector: { m: [1, 2] } }]);
+  const add = (embedders: Record<string, unknown>) => index.updateSettings({ embedders: embedders as never }).waitTask();
+  const m = { source: 'userProvided', dimensions: 2 };
+  let task = await add({ m });
+  assert.equal(task.status, 'failed');
+  assert.equal(task.error?.code, 'vector_embedding_error');
+  assert.equal(
+    task.error?.message,
+    `Index \`${uid}\`: While embedding documents for embedder \`m\`: no vectors provided for document \`1\` and at least 2 other document(s)\n` +
+      '- Note: `m` has `source: userProvided`, so documents must provide embeddings as an array in `_vectors.m`.\n' +
+      '- Hint: try replacing `_vector` by `_vectors` in 1 document(s).',
+  );
+  // nothing of the failed task stays: no embedder, and document 2 keeps its entry
+  assert.deepEqual(await index.getEmbedders(), {});
+  assert.deepEqual(await docWithVectors(uid, 2), { id: 2, _vectors: { m: [1, 2] } });
+  await index.deleteDocuments([1, 4, 5]).waitTask();
+  task = await add({ m });
+  assert.equal(task.status, 'succeeded', JSON.stringify(task.error));
+  task = await add({ m, n: m });
+  assert.equal(task.status, 'failed');
+  assert.match(task.error!.message, /embedder `n`: no vectors provided for document `2` and at least 1 other document\(s\)\n.*\n- Hint: opt-out for a document with `_vectors.n: null`$/);
+});
+
+test('documents routes take _vectors out as Meilisearch does: the last field moves into its place', async () => {
+  const uid = uniqueIndex('vec');
+  await addOk(t.client.index(uid), [{ id: 1, _vectors: { manual: [0.5] }, title: 't', genre: 'g' }]);
+  const keys = async (path: string) => Object.keys((await t.fetch('GET', path)).body);
+  assert.deepEqual(await keys(`/indexes/${uid}/documents/1`), ['id', 'genre', 'title']);
+  assert.deepEqual(await keys(`/indexes/${uid}/documents/1?retrieveVectors=true`), ['id', 'genre', 'title', '_vectors']);
+  const listed = await t.fetch('POST', `/indexes/${uid}/documents/fetch`, { body: {} });
+  assert.deepEqual(Object.keys(listed.body.results[0]), ['id', 'genre', 'title']);
+});
+
 test('deletes, updates, embedder removal and re-adding, quantization, restart', async () => {
   const dims = 8;
   const vector = (i: number) => Array.from({ length: dims }, (_, d) => Math.sin(i * 0.7 + d * 1.3));

@@ -4,6 +4,7 @@ import { Bitmap } from '../../engine/bitmap/index.ts';
 import { facetReader } from '../../engine/facet/index.ts';
 import { selectFields } from '../../engine/index/fields.ts';
 import type { Index } from '../../engine/index/index.ts';
+import { swapRemove } from '../../engine/json.ts';
 import { placeholderSearch } from '../../engine/search/rank/index.ts';
 import { ApiError } from '../errors/index.ts';
 import { compileFilter, type FilterFeatures } from '../filter/index.ts';
@@ -88,17 +89,14 @@ export function present(
   vectors: Record<string, unknown> = {},
 ): Record<string, unknown> {
   let out = fields === null ? doc : selectFields(doc, fields, order);
-  if (!retrieveVectors) {
-    if ('_vectors' in out) {
-      out = { ...out };
-      delete out._vectors;
-    }
-    return out;
-  }
-  const own = doc._vectors !== null && typeof doc._vectors === 'object' && !Array.isArray(doc._vectors) ? doc._vectors : {};
+  const own = Object.prototype.hasOwnProperty.call(out, '_vectors');
+  if (!retrieveVectors && !own) return out;
+  // Meilisearch takes `_vectors` out with serde_json's swap_remove: the last field moves into its place
   out = { ...out };
-  delete out._vectors;
-  out._vectors = { ...own, ...vectors };
+  if (own) swapRemove(out, '_vectors');
+  if (!retrieveVectors) return out;
+  const entries = doc._vectors !== null && typeof doc._vectors === 'object' && !Array.isArray(doc._vectors) ? doc._vectors : {};
+  out._vectors = { ...entries, ...vectors };
   return out;
 }
 
@@ -106,6 +104,11 @@ export function present(
  * A stored document as dumps and exports write it: unchanged without embeddings, else with every
  * embedder's entry in `_vectors` (`{ embeddings, regenerate }`) after its own ones.
  */
-export function transferDocument(doc: Record<string, unknown>, order: readonly string[], vectors: Record<string, unknown>): Record<string, unknown> {
-  return Object.keys(vectors).length === 0 ? doc : present(doc, null, true, order, vectors);
+export function transferDocument(doc: Record<string, unknown>, vectors: Record<string, unknown>): Record<string, unknown> {
+  if (Object.keys(vectors).length === 0) return doc;
+  const own = doc._vectors !== null && typeof doc._vectors === 'object' && !Array.isArray(doc._vectors) ? doc._vectors : {};
+  const out = { ...doc };
+  delete out._vectors;
+  out._vectors = { ...own, ...vectors };
+  return out;
 }

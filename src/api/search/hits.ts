@@ -1,7 +1,7 @@
 // Hits of a search response (search.md §7): the retrieved fields, `_vectors`, `_geoDistance`,
 // then `_formatted`, `_matchesPosition`, `_rankingScore`, `_rankingScoreDetails`. Field names
 // resolve like milli's field ids: a name counts only if the index knows that exact path.
-import { setKey } from '../../engine/json.ts';
+import { setKey, swapRemove } from '../../engine/json.ts';
 import { selectFields } from '../../engine/index/fields.ts';
 import type { Tokenizer } from '../../engine/tokenizer/index.ts';
 import { isFacetedBy, matchPatterns, type LocalizedAttributesRule } from '../settings/index.ts';
@@ -231,17 +231,6 @@ function addVectors(out: SearchHit, hit: EngineHit): void {
   Object.assign(vectors, hit.vectors ?? {});
   if (Object.prototype.hasOwnProperty.call(out, VECTORS)) swapRemove(out, VECTORS);
   out[VECTORS] = vectors;
-}
-
-function swapRemove(obj: Record<string, unknown>, key: string): void {
-  const keys = Object.keys(obj);
-  const at = keys.indexOf(key);
-  if (at === -1) return;
-  const entries = keys.map((k) => [k, obj[k]] as const);
-  const last = entries.pop()!;
-  if (at < entries.length) entries[at] = last;
-  for (const k of keys) delete obj[k];
-  for (const [k, v] of entries) setKey(obj, k, v);
 }
 
 const GEO_POINT = /_geoPoint\(\s*([0-9.\-]+)\s*,\s*([0-9.\-]+)\s*\)/;

@@ -157,6 +157,27 @@ export class DocumentVectors implements IndexPart<Checkpoint> {
     this.#store.rollback(cp.store);
   }
 
+  /**
+   * Fails the task when stored documents hold no entry (vectors or `null`) of a newly configured
+   * `userProvided` embedder (`names`), as Meilisearch's settings task does. `documents`: every
+   * stored document in internal id order, with whether it has a top-level `_vector` (the hint).
+   */
+  requireProvided(names: ReadonlySet<string>, documents: Iterable<[id: number, docId: string, singular: boolean]>): void {
+    const specs = this.specs.filter((s) => s.userProvided && names.has(s.name));
+    if (specs.length === 0) return;
+    this.#missing.clear();
+    for (const [id, docId, singular] of documents) {
+      for (const spec of specs) {
+        if (this.#store.stored(id, spec)) continue;
+        let m = this.#missing.get(spec.name);
+        if (m === undefined) this.#missing.set(spec.name, (m = { first: docId, count: 0, singular: 0, misspelled: new Map() }));
+        m.count++;
+        if (singular) m.singular++;
+      }
+    }
+    this.endTask();
+  }
+
   /** Fails the task when documents lacked vectors of a `userProvided` embedder. */
   endTask(): void {
     for (const [name, m] of this.#missing) {

@@ -468,6 +468,19 @@ export class DocumentsWriter {
     }
   }
 
+  /** Every stored document (internal id order): its external id, and whether it has a top-level `_vector`. */
+  *#singularVectors(): Generator<[number, string, boolean]> {
+    const index = this.index;
+    const external: string[] = [];
+    for (const [extId, id] of index.externalIds.entries()) external[id] = extId;
+    const marker = Buffer.from('"_vector"');
+    for (const [id, bytes] of index.documents.entries()) {
+      const extId = external[id] ?? String(id);
+      const mentions = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).indexOf(marker) >= 0;
+      yield [id, extId, mentions && Object.prototype.hasOwnProperty.call(parseDocument(bytes), '_vector')];
+    }
+  }
+
   /**
    * Applies a change of the embedders (a settings task): the vectors of removed embedders are
    * written back into `_vectors.<name>` of their documents as `{ regenerate, embeddings }`;
@@ -491,7 +504,10 @@ export class DocumentsWriter {
     this.#parts.splice(0, this.#parts.length, ...[this.#search, this.#facets, vectors].filter((p) => p !== null));
     this.#vectors = vectors;
     if (vectors === null) return;
-    if (added.size > 0) this.#adopt(vectors, added, false);
+    if (added.size > 0) {
+      this.#adopt(vectors, added, false);
+      vectors.requireProvided(added, this.#singularVectors());
+    }
     vectors.requantize(quantize);
   }
 

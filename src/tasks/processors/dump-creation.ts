@@ -74,7 +74,6 @@ export async function processDumpCreation(task: Task, ctx: ProcessContext): Prom
           { uid: indexUid, primaryKey: meta.primaryKey, createdAt: formatDate(meta.createdAt), updatedAt: formatDate(meta.updatedAt) },
           settingsView(settings, { revealSecrets: true, features: { foreignKeys: true, chatCompletions: true } }),
         );
-        const order = index.fieldsOrder();
         const vectors = vectorsOf(index, settings);
         const ids = index.usedIds().toArray();
         for (const [i, id] of ids.entries()) {
@@ -82,7 +81,7 @@ export async function processDumpCreation(task: Task, ctx: ProcessContext): Prom
           if (i % CHECK_EVERY === 0) ctx.progress(`dumping index \`${indexUid}\``, i, ids.length);
           const doc = index.documentById(id);
           if (doc === undefined) continue;
-          docs.write(transferDocument(doc, order, vectors(id)));
+          docs.write(transferDocument(doc, vectors(id)));
         }
         docs.close();
       });

@@ -109,7 +109,6 @@ async function exportIndexes(p: ExportPayload, ctx: ProcessContext, signal: Abor
       expect(await call('PATCH', `/indexes/${encodeURIComponent(uid)}/settings`, settingsView(settings, { revealSecrets: true, features })), `PATCH /indexes/${uid}/settings`);
     }
 
-    const order = index.fieldsOrder();
     const vectors = vectorsOf(index, settings);
     const documentsPath = `/indexes/${encodeURIComponent(uid)}/documents`;
     let lines: string[] = [];
@@ -124,7 +123,7 @@ async function exportIndexes(p: ExportPayload, ctx: ProcessContext, signal: Abor
     for (const id of ids) {
       const doc = index.documentById(id);
       if (doc === undefined) continue;
-      const line = JSON.stringify(transferDocument(doc, order, vectors(id)));
+      const line = JSON.stringify(transferDocument(doc, vectors(id)));
       const size = Buffer.byteLength(line) + 1;
       if (bytes > 0 && bytes + size > limit) await flush();
       lines.push(line);
