@@ -312,6 +312,19 @@ test('documents routes take _vectors out as Meilisearch does: the last field mov
   assert.deepEqual(Object.keys(listed.body.results[0]), ['id', 'genre', 'title']);
 });
 
+test('binary-quantized similarity counts the bits of whole 64-bit words (Meilisearch 1.50)', async () => {
+  // one component of the query negated: one bit apart, whatever the length
+  const scores: number[] = [];
+  for (const dimensions of [3, 65, 130]) {
+    const { index } = await vectorIndex({ q: { source: 'userProvided', dimensions, binaryQuantized: true } });
+    const ones = Array.from({ length: dimensions }, () => 1);
+    await addOk(index, [{ id: 1, _vectors: { q: ones } }]);
+    const res = await index.search('', { vector: [-1, ...ones.slice(1)], hybrid: { embedder: 'q', semanticRatio: 1 }, showRankingScore: true });
+    scores.push(res.hits[0]!._rankingScore!);
+  }
+  assert.deepEqual(scores, [0.984375, 0.9921875, 0.9947916865348816]);
+});
+
 test('deletes, updates, embedder removal and re-adding, quantization, restart', async () => {
   const dims = 8;
   const vector = (i: number) => Array.from({ length: dims }, (_, d) => Math.sin(i * 0.7 + d * 1.3));

@@ -3,7 +3,7 @@
 //
 //   cosine     d = (1 − cos(q, v)) / 2          similarity 1 − d = (1 + cos) / 2
 //              (a vector of zero norm is at distance 0 of everything: similarity 1, hannoy's quirk)
-//   hamming    d = differing bits / dimensions    similarity 1 − d   (binary-quantized vectors)
+//   hamming    d = differing bits / bits of whole 64-bit words    similarity 1 − d   (binary-quantized)
 //   euclidean  d = |q − v|²                       similarity 1 / (1 + |q − v|)
 //   dot        d = −q·v                           similarity (1 + tanh(q·v)) / 2
 //
@@ -65,7 +65,9 @@ export function similarity(metric: Metric, distance: number, dimensions: number)
     case 'cosine':
       return Math.fround(1 - distance);
     case 'hamming':
-      return dimensions === 0 ? 1 : Math.fround(1 - distance / dimensions);
+      // over the bits of whole 64-bit words, as Meilisearch's store keeps them (3 dimensions, one
+      // bit apart: 1 − 1/64)
+      return dimensions === 0 ? 1 : Math.fround(1 - distance / (Math.ceil(dimensions / 64) * 64));
     case 'euclidean':
       return 1 / (1 + Math.sqrt(Math.max(0, distance)));
     case 'dot':

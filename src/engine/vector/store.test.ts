@@ -152,7 +152,8 @@ test('binary-quantized vectors compare by Hamming distance', () => {
   const reader = new VectorReader(index);
   const got = reader.nearest(spec, { vector: [0.5, 0.5, -2, -3], limit: 2, candidates: null });
   assert.deepEqual(got.ids, [0, 1]);
-  assert.deepEqual(got.similarities, [1, 0.75]);
+  // one bit apart out of a 64-bit word (Meilisearch's store counts whole words)
+  assert.deepEqual(got.similarities, [1, 1 - 1 / 64]);
   assert.deepEqual(reader.embeddings(1, 1)!.vector(0), [1, 0, 0, 0]);
 });
 
