@@ -2,7 +2,7 @@
 // setting being read, including unknown nested fields (deserr uses the field's error type there);
 // only the top-level object reports unknown keys as `bad_request`.
 import { ApiError, type ErrorCode } from '../errors/index.ts';
-import { compact, didYouMean, kindOf, missingField, quoteList, unknownValue, valueError } from '../validate/index.ts';
+import { compact, didYouMean, kindOf, quoteList, unknownValue, valueError } from '../validate/index.ts';
 import { setKey } from '../../engine/json.ts';
 
 export type Obj = Record<string, unknown>;
@@ -16,14 +16,24 @@ export function typeErr(path: string, expected: string, value: unknown, code: Er
   return new ApiError(code, `Invalid value type${where}: expected ${expected}, but found ${found}`);
 }
 
-/** `Unknown field `x`: [did you mean `y`? ]expected one of ...` with the given code. */
-export function unknownField(key: string, known: readonly string[], code: ErrorCode): ApiError {
+/** `Unknown field `x`[ inside `path`]: [did you mean `y`? ]expected one of ...` with the given code. */
+export function unknownField(key: string, known: readonly string[], code: ErrorCode, path = ''): ApiError {
   const guess = didYouMean(key, known);
   const hint = guess ? `did you mean \`${guess}\`? ` : '';
-  return new ApiError(code, `Unknown field \`${key}\`: ${hint}expected one of ${quoteList(known)}`);
+  return new ApiError(code, `Unknown field \`${key}\`${inside(path)}: ${hint}expected one of ${quoteList(known)}`);
 }
 
-export { missingField, unknownValue, valueError };
+/** `Missing field `x`[ inside `path`]` with the given code. */
+export function missingField(field: string, code: ErrorCode, path = ''): ApiError {
+  return new ApiError(code, `Missing field \`${field}\`${inside(path)}`);
+}
+
+/** deserr names the object a field error is in, unless it is the body itself. */
+function inside(path: string): string {
+  return path === '' ? '' : ` inside \`${path}\``;
+}
+
+export { unknownValue, valueError };
 
 /** A JSON object (not null, not an array). */
 export function isObj(v: unknown): v is Obj {
@@ -37,8 +47,8 @@ export function obj(value: unknown, path: string, code: ErrorCode): Obj {
 }
 
 /** Rejects the first key not in `known` (deserr stops at the first error, in key order). */
-export function denyUnknown(o: Obj, known: readonly string[], code: ErrorCode): void {
-  for (const key of Object.keys(o)) if (!known.includes(key)) throw unknownField(key, known, code);
+export function denyUnknown(o: Obj, known: readonly string[], code: ErrorCode, path = ''): void {
+  for (const key of Object.keys(o)) if (!known.includes(key)) throw unknownField(key, known, code, path);
 }
 
 /** Expects a string. */
@@ -154,9 +164,9 @@ export function deepEqual(a: unknown, b: unknown): boolean {
 }
 
 /** Visits the fields in key order, rejecting an unknown one where deserr would (at its position). */
-export function eachField(o: Obj, known: readonly string[], code: ErrorCode, visit: (key: string, value: unknown) => void): void {
+export function eachField(o: Obj, path: string, known: readonly string[], code: ErrorCode, visit: (key: string, value: unknown) => void): void {
   for (const [key, value] of Object.entries(o)) {
-    if (!known.includes(key)) throw unknownField(key, known, code);
+    if (!known.includes(key)) throw unknownField(key, known, code, path);
     visit(key, value);
   }
 }

@@ -6,7 +6,7 @@ import { quoteList } from '../validate/index.ts';
 export const EMBEDDER_SOURCES = ['openAi', 'huggingFace', 'ollama', 'userProvided', 'rest', 'composite'] as const;
 export type EmbedderSource = (typeof EMBEDDER_SOURCES)[number];
 
-export const POOLINGS = ['useModel', 'forceMean', 'forceCls'] as const;
+export const POOLINGS = ['useModel', 'forceCls', 'forceMean'] as const;
 
 /** Field declaration order: the "expected one of" list and the order of GET/details output. */
 export const EMBEDDER_FIELDS = [
@@ -16,10 +16,28 @@ export const EMBEDDER_FIELDS = [
 ] as const;
 export type EmbedderField = (typeof EMBEDDER_FIELDS)[number];
 
-/** Fields of a nested (composite) embedder. */
-export const NESTED_EMBEDDER_FIELDS: readonly EmbedderField[] = EMBEDDER_FIELDS.filter(
-  (f) => f !== 'searchEmbedder' && f !== 'indexingEmbedder' && f !== 'distribution' && f !== 'binaryQuantized',
-);
+/**
+ * The keys a nested (composite) embedder's object may hold, in the order of its "expected one of"
+ * list; the ones its source or its role cannot have are refused afterwards (`NestedRole`).
+ */
+export const NESTED_EMBEDDER_FIELDS: readonly EmbedderField[] = [
+  'source', 'model', 'revision', 'pooling', 'apiKey', 'dimensions', 'documentTemplate', 'documentTemplateMaxBytes',
+  'url', 'indexingFragments', 'searchFragments', 'request', 'response', 'headers', 'distribution', 'binaryQuantized',
+  'searchEmbedder', 'indexingEmbedder',
+];
+
+/** The role of a nested embedder; each leaves out fields its source has at the top level. */
+export type NestedRole = 'search' | 'indexing';
+
+const NOT_FOR_ROLE: Readonly<Record<NestedRole, readonly EmbedderField[]>> = {
+  search: ['documentTemplate', 'documentTemplateMaxBytes', 'indexingFragments', 'distribution', 'binaryQuantized'],
+  indexing: ['searchFragments', 'distribution', 'binaryQuantized'],
+};
+
+/** Whether a field is available to a source, at the top level or in a nested role. */
+export function fieldAvailable(field: EmbedderField, source: EmbedderSource, role: NestedRole | null = null): boolean {
+  return SOURCES_FOR_FIELD[field].includes(source) && (role === null || !NOT_FOR_ROLE[role].includes(field));
+}
 
 /** Order used by the "available fields for source" note (milli's constant order). */
 const NOTE_ORDER: readonly EmbedderField[] = [
@@ -61,19 +79,25 @@ export const MANDATORY_FIELDS: Readonly<Record<EmbedderSource, readonly Embedder
   composite: ['searchEmbedder', 'indexingEmbedder'],
 };
 
-/** The fields a source accepts, in the order of the "available fields" note. */
-export function fieldsForSource(source: EmbedderSource): EmbedderField[] {
-  return NOTE_ORDER.filter((f) => SOURCES_FOR_FIELD[f].includes(source));
+/** The fields a source accepts (in a nested role), in the order of the "available fields" note. */
+export function fieldsForSource(source: EmbedderSource, role: NestedRole | null = null): EmbedderField[] {
+  return NOTE_ORDER.filter((f) => fieldAvailable(f, source, role));
 }
 
-/** A field sent for a source that cannot have it; `context` is e.g. `.embedders.manual` or `.embedders.c.searchEmbedder`. */
-export function unavailableField(context: string, field: EmbedderField, source: EmbedderSource, nested = false): ApiError {
-  const lines = [
-    `\`${context}\`: Field \`${field}\` unavailable for source \`${source}\`.`,
-    `  - note: \`${field}\` is available for sources: ${quoteList(EMBEDDER_SOURCES.filter((s) => SOURCES_FOR_FIELD[field].includes(s)))}`,
-    `  - note: available fields for source \`${source}\`: ${quoteList(fieldsForSource(source))}`,
-  ];
-  if (nested) lines.push(`  - note: \`${field}\` is not available in a nested search embedder`);
+/**
+ * A field sent for a source (in a nested role) that cannot have it; `context` is e.g.
+ * `.embedders.manual` or `.embedders.c.searchEmbedder`. Meilisearch 1.50's wording, which says
+ * when the role alone is what refuses the field.
+ */
+export function unavailableField(context: string, field: EmbedderField, source: EmbedderSource, role: NestedRole | null = null): ApiError {
+  const where = role === null ? '' : ` for the ${role} embedder`;
+  const available = `  - note: available fields for source \`${source}\`${where}: ${quoteList(fieldsForSource(source, role))}`;
+  const lines = [`\`${context}\`: Field \`${field}\` unavailable for source \`${source}\`${where}.`];
+  if (role !== null && SOURCES_FOR_FIELD[field].includes(source)) {
+    lines.push(available, `  - note: \`${field}\` is available when source \`${source}\` is not${where}`);
+  } else {
+    lines.push(`  - note: \`${field}\` is available for sources: ${quoteList(EMBEDDER_SOURCES.filter((s) => SOURCES_FOR_FIELD[field].includes(s)))}`, available);
+  }
   return new ApiError('invalid_settings_embedders', lines.join('\n'));
 }
 

@@ -4,8 +4,8 @@
 // (mandatory fields after a merge, binary quantization, counts) are in embedders.ts.
 import { ApiError } from '../errors/index.ts';
 import {
-  EMBEDDER_FIELDS, EMBEDDER_SOURCES, MANDATORY_FIELDS, NESTED_EMBEDDER_FIELDS, POOLINGS, SOURCES_FOR_FIELD,
-  checkOpenAiModel, missingForSource, unavailableField,
+  EMBEDDER_FIELDS, EMBEDDER_SOURCES, MANDATORY_FIELDS, NESTED_EMBEDDER_FIELDS, POOLINGS,
+  checkOpenAiModel, fieldAvailable, missingForSource, unavailableField, type NestedRole,
   type EmbedderField, type EmbedderSource,
 } from './embedder-fields.ts';
 import {
@@ -69,7 +69,7 @@ function parseEmbedder(value: unknown, path: string, known: readonly EmbedderFie
   const o = obj(value, path, CODE);
   const out: EmbedderPatch = {};
   for (const [key, v] of Object.entries(o)) {
-    if (!(known as readonly string[]).includes(key)) throw unknownField(key, known, CODE);
+    if (!(known as readonly string[]).includes(key)) throw unknownField(key, known, CODE, path);
     out[key] = v === null ? null : parseField(key as EmbedderField, v, at(path, key));
   }
   return out;
@@ -121,8 +121,8 @@ function parseFragments(v: unknown, path: string): Record<string, { value: unkno
       continue;
     }
     const fo = obj(f, at(path, name), CODE);
-    for (const k of Object.keys(fo)) if (k !== 'value') throw unknownField(k, ['value'], CODE);
-    if (!('value' in fo)) throw missingField('value', CODE);
+    // a fragment's unknown keys are ignored (Meilisearch 1.50)
+    if (!('value' in fo)) throw missingField('value', CODE, at(path, name));
     setKey(out, name, { value: fo.value });
   }
   return sortedMap(out);
@@ -133,11 +133,11 @@ function parseDistribution(v: unknown, path: string): { mean: number; sigma: num
   const known = ['mean', 'sigma'];
   const read: Partial<Record<'mean' | 'sigma', number>> = {};
   for (const [k, fv] of Object.entries(o)) {
-    if (!known.includes(k)) throw unknownField(k, known, CODE);
+    if (!known.includes(k)) throw unknownField(k, known, CODE, path);
     read[k as 'mean' | 'sigma'] = num(fv, at(path, k), CODE);
   }
-  if (read.mean === undefined) throw missingField('mean', CODE);
-  if (read.sigma === undefined) throw missingField('sigma', CODE);
+  if (read.mean === undefined) throw missingField('mean', CODE, path);
+  if (read.sigma === undefined) throw missingField('sigma', CODE, path);
   if (read.mean < 0 || read.mean > 1) {
     throw valueError(path, `the distribution mean must be in the range [0, 1], got ${read.mean}`, CODE);
   }
@@ -179,7 +179,10 @@ export function validateEmbedderPatch(name: string, e: EmbedderPatch): void {
  * Checks common to patches and merged configurations. `full` also requires the mandatory fields
  * (only meaningful on a merged configuration); a patch without `source` skips the per-source checks.
  */
-export function validateConfig(context: string, e: Record<string, unknown>, full: boolean, nestedSearch: boolean | null = null): void {
+export function validateConfig(context: string, e: Record<string, unknown>, full: boolean, role: NestedRole | null = null): void {
+  // a nested embedder's fields are checked against its source and role first (when the composite
+  // is read); the top level's after its values (Meilisearch 1.50's order)
+  if (role !== null) checkSourceFields(context, e, full, role);
   if (e.documentTemplateMaxBytes === 0) {
     throw new ApiError(CODE, `\`${context}.documentTemplateMaxBytes\`: \`documentTemplateMaxBytes\` cannot be zero`);
   }
@@ -188,7 +191,6 @@ export function validateConfig(context: string, e: Record<string, unknown>, full
   // a patch that declares no fragments may still go to an embedder that has some: a request with
   // `{{fragment}}` is then checked when the task applies (`full`), as Meilisearch does
   const deferred = !full && !fragments && JSON.stringify(e.request ?? null).includes(JSON.stringify(FRAGMENT));
-  if (e.request !== undefined && e.request !== null && !deferred) checkRestTemplates(e.request, e.response, fragments);
   if (fragments && typeof e.documentTemplate === 'string') {
     throw new ApiError(
       'vector_embedding_error',
@@ -216,7 +218,13 @@ export function validateConfig(context: string, e: Record<string, unknown>, full
     const reason = urlParseError(e.url);
     if (reason) throw new ApiError(CODE, `\`${context}.url\`: could not parse \`${e.url}\`: ${reason}`);
   }
-  const nested = nestedSearch !== null;
+  if (e.request !== undefined && e.request !== null && !deferred) checkRestTemplates(e.request, e.response, fragments);
+  if (role === null) checkSourceFields(context, e, full, role);
+}
+
+/** The per-source checks: `source` itself, the fields it may have, the mandatory ones, nested embedders. */
+function checkSourceFields(context: string, e: Record<string, unknown>, full: boolean, role: NestedRole | null): void {
+  const nested = role !== null;
   if (nested && typeof e.source !== 'string') {
     throw new ApiError(CODE, `\`${context}\`: Missing field \`source\`.\n  - note: this field is mandatory for nested embedders`);
   }
@@ -228,16 +236,17 @@ export function validateConfig(context: string, e: Record<string, unknown>, full
   for (const field of EMBEDDER_FIELDS) {
     if (!(field in e)) continue;
     // a `null` counts as present, like milli's `check_unset` on `Setting::Reset`
-    if (!SOURCES_FOR_FIELD[field].includes(source)) throw unavailableField(context, field, source);
-    if (nestedSearch === true && (field === 'documentTemplate' || field === 'documentTemplateMaxBytes')) {
-      throw unavailableField(context, field, source, true);
-    }
+    if (!fieldAvailable(field, source, role)) throw unavailableField(context, field, source, role);
   }
-  if (full) checkMandatory(context, e, source);
+  // a patch that names its source must carry that source's mandatory fields, whatever the
+  // stored embedder has (Meilisearch checks the patch alone)
+  // (a nested embedder's missing field is reported at the composite's path, as Meilisearch does)
+  const mandatoryContext = nested ? context.slice(0, context.lastIndexOf('.')) : context;
+  if (full || typeof e.source === 'string') checkMandatory(mandatoryContext, e, source);
   if (source === 'openAi' && typeof e.model === 'string') checkOpenAiModel(context, e.model, e.dimensions);
   if (source === 'composite') {
     for (const sub of ['searchEmbedder', 'indexingEmbedder'] as const) {
-      if (isObj(e[sub])) validateConfig(`${context}.${sub}`, e[sub] as Obj, full, sub === 'searchEmbedder');
+      if (isObj(e[sub])) validateConfig(`${context}.${sub}`, e[sub] as Obj, full, sub === 'searchEmbedder' ? 'search' : 'indexing');
     }
   }
 }

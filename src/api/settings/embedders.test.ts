@@ -20,10 +20,10 @@ test('embedders: synchronous errors (vectors-embedders.md §2)', () => {
   const E = 'invalid_settings_embedders';
   const cases: [unknown, string, string][] = [
     [{ e: 'x' }, E, 'Invalid value type at `.embedders.e`: expected an object, but found a string: `"x"`'],
-    [{ e: { sauce: 'rest' } }, E, `Unknown field \`sauce\`: expected one of ${FIELDS}`], // deserr allows one typo in 5 bytes: no suggestion (binary)
-    [{ e: { xyz: 1 } }, E, `Unknown field \`xyz\`: expected one of ${FIELDS}`],
+    [{ e: { sauce: 'rest' } }, E, `Unknown field \`sauce\` inside \`.embedders.e\`: expected one of ${FIELDS}`], // deserr allows one typo in 5 bytes: no suggestion (binary)
+    [{ e: { xyz: 1 } }, E, `Unknown field \`xyz\` inside \`.embedders.e\`: expected one of ${FIELDS}`],
     [{ e: { source: 'openai' } }, E, 'Unknown value `openai` at `.embedders.e.source`: expected one of `openAi`, `huggingFace`, `ollama`, `userProvided`, `rest`, `composite`'],
-    [{ e: { pooling: 'max' } }, E, 'Unknown value `max` at `.embedders.e.pooling`: expected one of `useModel`, `forceMean`, `forceCls`'],
+    [{ e: { pooling: 'max' } }, E, 'Unknown value `max` at `.embedders.e.pooling`: expected one of `useModel`, `forceCls`, `forceMean`'],
     [{ e: { dimensions: -3 } }, E, 'Invalid value type at `.embedders.e.dimensions`: expected a positive integer, but found a negative integer: `-3`'],
     [{ e: { headers: { a: 1 } } }, E, 'Invalid value type at `.embedders.e.headers.a`: expected a string, but found a positive integer: `1`'],
     [{ manual: { source: 'userProvided', documentTemplate: 'x' } }, E, [
@@ -48,7 +48,7 @@ test('embedders: synchronous errors (vectors-embedders.md §2)', () => {
       '`.embedders.o.dimensions`: Model `text-embedding-3-large` does not support overriding its dimensions to a value higher than 3072. Found 4000'],
     [{ e: { distribution: { mean: 2, sigma: 0.1 } } }, E, 'Invalid value at `.embedders.e.distribution`: the distribution mean must be in the range [0, 1], got 2'],
     [{ e: { distribution: { mean: 0.5, sigma: 0 } } }, E, 'Invalid value at `.embedders.e.distribution`: the distribution sigma must be in the range ]0, 1], got 0'],
-    [{ e: { distribution: { mean: 0.5 } } }, E, 'Missing field `sigma`'],
+    [{ e: { distribution: { mean: 0.5 } } }, E, 'Missing field `sigma` inside `.embedders.e.distribution`'],
     [{ c: { source: 'composite' } }, 'feature_not_enabled',
       'using `"composite"` as source requires enabling the `composite embedders` experimental feature. See https://github.com/orgs/meilisearch/discussions/816'],
     [{ c: { searchEmbedder: {} } }, 'feature_not_enabled',
@@ -61,10 +61,29 @@ test('embedders: synchronous errors (vectors-embedders.md §2)', () => {
   const composite = { compositeEmbedders: true };
   fails(() => parseSettingsPatch({ embedders: { c: { source: 'composite', searchEmbedder: { model: 'x' }, indexingEmbedder: { source: 'huggingFace' } } } }, { features: composite }),
     E, '`.embedders.c.searchEmbedder`: Missing field `source`.\n  - note: this field is mandatory for nested embedders');
+  // the composite's own mandatory fields come first (Meilisearch 1.50)
   fails(() => parseSettingsPatch({ embedders: { c: { source: 'composite', searchEmbedder: { source: 'userProvided' } } } }, { features: composite }),
+    E, '`.embedders.c`: Missing field `indexingEmbedder` (note: this field is mandatory for source `composite`)');
+  fails(() => parseSettingsPatch({ embedders: { c: { source: 'composite', searchEmbedder: { source: 'userProvided' }, indexingEmbedder: { source: 'huggingFace' } } } }, { features: composite }),
     E, '`.embedders.c.searchEmbedder.source`: Source `userProvided` is not available in a nested embedder');
-  fails(() => parseSettingsPatch({ embedders: { c: { searchEmbedder: { distribution: null } } } }, { features: composite }),
-    E, 'Unknown field `distribution`: expected one of `source`, `model`, `revision`, `pooling`, `apiKey`, `dimensions`, `documentTemplate`, `documentTemplateMaxBytes`, `url`, `indexingFragments`, `searchFragments`, `request`, `response`, `headers`');
+  // a field its role leaves out, in Meilisearch's words
+  fails(() => parseSettingsPatch({ embedders: { c: { source: 'composite', searchEmbedder: { source: 'ollama', model: 'm', documentTemplate: 'x' }, indexingEmbedder: { source: 'ollama', model: 'm' } } } }, { features: composite }),
+    E, [
+      '`.embedders.c.searchEmbedder`: Field `documentTemplate` unavailable for source `ollama` for the search embedder.',
+      '  - note: available fields for source `ollama` for the search embedder: `source`, `model`, `apiKey`, `dimensions`, `url`',
+      '  - note: `documentTemplate` is available when source `ollama` is not for the search embedder',
+    ].join('\n'));
+  fails(() => parseSettingsPatch({ embedders: { c: { source: 'composite', searchEmbedder: { source: 'ollama', model: 'm' }, indexingEmbedder: { source: 'openAi', pooling: 'useModel' } } } }, { features: composite }),
+    E, [
+      '`.embedders.c.indexingEmbedder`: Field `pooling` unavailable for source `openAi` for the indexing embedder.',
+      '  - note: `pooling` is available for sources: `huggingFace`',
+      '  - note: available fields for source `openAi` for the indexing embedder: `source`, `model`, `apiKey`, `dimensions`, `documentTemplate`, `documentTemplateMaxBytes`, `url`',
+    ].join('\n'));
+  // a nested object's keys are those of Meilisearch's list; without a source nothing more is checked
+  // at once (the task then finds `searchEmbedder` unavailable for the default source, openAi)
+  fails(() => parseSettingsPatch({ embedders: { c: { searchEmbedder: { sauce: null } } } }, { features: composite }),
+    E, 'Unknown field `sauce` inside `.embedders.c.searchEmbedder`: expected one of `source`, `model`, `revision`, `pooling`, `apiKey`, `dimensions`, `documentTemplate`, `documentTemplateMaxBytes`, `url`, `indexingFragments`, `searchFragments`, `request`, `response`, `headers`, `distribution`, `binaryQuantized`, `searchEmbedder`, `indexingEmbedder`');
+  assert.doesNotThrow(() => parseSettingsPatch({ embedders: { c: { searchEmbedder: { distribution: null } } } }, { features: composite }));
 });
 
 test('embedders: valid patches keep nulls and are sorted by name', () => {

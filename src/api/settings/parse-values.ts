@@ -18,7 +18,7 @@ const TYPO_FIELDS = ['enabled', 'minWordSizeForTypos', 'disableOnWords', 'disabl
 export function parseTypoTolerance(value: unknown, path: string): TypoTolerancePatch {
   const o = obj(value, path, TYPO);
   const out: Record<string, unknown> = {};
-  eachField(o, TYPO_FIELDS, TYPO, (k, v) => {
+  eachField(o, path, TYPO_FIELDS, TYPO, (k, v) => {
     const p = at(path, k);
     if (v === null) out[k] = null;
     else if (k === 'enabled' || k === 'disableOnNumbers') out[k] = bool(v, p, TYPO);
@@ -31,7 +31,7 @@ export function parseTypoTolerance(value: unknown, path: string): TypoToleranceP
 function parseMinWordSize(value: unknown, path: string): { oneTypo?: number | null; twoTypos?: number | null } {
   const o = obj(value, path, TYPO);
   const out: { oneTypo?: number | null; twoTypos?: number | null } = {};
-  eachField(o, ['oneTypo', 'twoTypos'], TYPO, (k, v) => {
+  eachField(o, path, ['oneTypo', 'twoTypos'], TYPO, (k, v) => {
     out[k as 'oneTypo'] = v === null ? null : uint(v, at(path, k), TYPO, 255);
   });
   const { oneTypo: one, twoTypos: two } = out;
@@ -53,7 +53,7 @@ const FACETING = 'invalid_settings_faceting';
 export function parseFaceting(value: unknown, path: string): FacetingPatch {
   const o = obj(value, path, FACETING);
   const out: Record<string, unknown> = {};
-  eachField(o, ['maxValuesPerFacet', 'sortFacetValuesBy'], FACETING, (k, v) => {
+  eachField(o, path, ['maxValuesPerFacet', 'sortFacetValuesBy'], FACETING, (k, v) => {
     const p = at(path, k);
     if (v === null) out[k] = null;
     else if (k === 'maxValuesPerFacet') out[k] = uint(v, p, FACETING);
@@ -72,7 +72,7 @@ const PAGINATION = 'invalid_settings_pagination';
 export function parsePagination(value: unknown, path: string): PaginationPatch {
   const o = obj(value, path, PAGINATION);
   const out: PaginationPatch = {};
-  eachField(o, ['maxTotalHits'], PAGINATION, (k, v) => {
+  eachField(o, path, ['maxTotalHits'], PAGINATION, (k, v) => {
     out.maxTotalHits = v === null ? null : nonZeroUint(v, at(path, k), PAGINATION);
   });
   return out;
@@ -89,11 +89,11 @@ export function parseFilterable(value: unknown, path: string): FilterableRule[] 
     const o = obj(rule, p, FILTERABLE);
     let patterns: string[] | undefined;
     let features = { facetSearch: false, filter: { equality: true, comparison: false } };
-    eachField(o, ['attributePatterns', 'features'], FILTERABLE, (k, v) => {
+    eachField(o, p, ['attributePatterns', 'features'], FILTERABLE, (k, v) => {
       if (k === 'attributePatterns') patterns = strArray(v, at(p, k), FILTERABLE);
       else features = parseFeatures(v, at(p, k));
     });
-    if (patterns === undefined) throw missingField('attributePatterns', FILTERABLE);
+    if (patterns === undefined) throw missingField('attributePatterns', FILTERABLE, p);
     return { attributePatterns: patterns, features };
   });
 }
@@ -101,11 +101,11 @@ export function parseFilterable(value: unknown, path: string): FilterableRule[] 
 function parseFeatures(value: unknown, path: string) {
   const o = obj(value, path, FILTERABLE);
   const features = { facetSearch: false, filter: { equality: true, comparison: false } };
-  eachField(o, ['facetSearch', 'filter'], FILTERABLE, (k, v) => {
+  eachField(o, path, ['facetSearch', 'filter'], FILTERABLE, (k, v) => {
     if (k === 'facetSearch') features.facetSearch = bool(v, at(path, k), FILTERABLE);
     else {
       const fp = at(path, k);
-      eachField(obj(v, fp, FILTERABLE), ['equality', 'comparison'], FILTERABLE, (fk, fv) => {
+      eachField(obj(v, fp, FILTERABLE), fp, ['equality', 'comparison'], FILTERABLE, (fk, fv) => {
         features.filter[fk as 'equality'] = bool(fv, at(fp, fk), FILTERABLE);
       });
     }
@@ -120,12 +120,11 @@ export function parseLocalized(value: unknown, path: string): LocalizedAttribute
   return arr(value, path, LOCALIZED).map((rule, i) => {
     const p = `${path}[${i}]`;
     const o = obj(rule, p, LOCALIZED);
-    // this struct does not deny unknown fields in Meilisearch: extra keys are ignored
     let patterns: string[] | undefined;
     let locales: string[] | undefined;
-    for (const [k, v] of Object.entries(o)) {
+    eachField(o, p, ['attributePatterns', 'locales'], LOCALIZED, (k, v) => {
       if (k === 'attributePatterns') patterns = strArray(v, at(p, k), LOCALIZED);
-      else if (k === 'locales') {
+      else {
         locales = arr(v, at(p, k), LOCALIZED).map((l, j) => {
           const lp = `${at(p, k)}[${j}]`;
           const code = str(l, lp, LOCALIZED);
@@ -133,9 +132,9 @@ export function parseLocalized(value: unknown, path: string): LocalizedAttribute
           return code;
         });
       }
-    }
-    if (patterns === undefined) throw missingField('attributePatterns', LOCALIZED);
-    if (locales === undefined) throw missingField('locales', LOCALIZED);
+    });
+    if (patterns === undefined) throw missingField('attributePatterns', LOCALIZED, p);
+    if (locales === undefined) throw missingField('locales', LOCALIZED, p);
     return { attributePatterns: patterns, locales };
   });
 }
@@ -148,11 +147,11 @@ export function parseForeignKeys(value: unknown, path: string): ForeignKey[] {
     const p = `${path}[${i}]`;
     const o = obj(fk, p, FOREIGN);
     const read: Partial<ForeignKey> = {};
-    eachField(o, ['foreignIndexUid', 'fieldName'], FOREIGN, (k, v) => {
+    eachField(o, p, ['foreignIndexUid', 'fieldName'], FOREIGN, (k, v) => {
       read[k as keyof ForeignKey] = str(v, at(p, k), FOREIGN);
     });
-    if (read.foreignIndexUid === undefined) throw missingField('foreignIndexUid', FOREIGN);
-    if (read.fieldName === undefined) throw missingField('fieldName', FOREIGN);
+    if (read.foreignIndexUid === undefined) throw missingField('foreignIndexUid', FOREIGN, p);
+    if (read.fieldName === undefined) throw missingField('fieldName', FOREIGN, p);
     return { foreignIndexUid: read.foreignIndexUid, fieldName: read.fieldName };
   });
 }
@@ -175,7 +174,7 @@ const SEARCH_FIELDS = ['hybrid', 'limit', 'sort', 'distinct', 'matchingStrategy'
 export function parseChat(value: unknown, path: string): ChatPatch {
   const o = obj(value, path, CHAT);
   const out: Record<string, unknown> = {};
-  eachField(o, CHAT_FIELDS, CHAT, (k, v) => {
+  eachField(o, path, CHAT_FIELDS, CHAT, (k, v) => {
     const p = at(path, k);
     if (v === null) out[k] = null;
     else if (k === 'documentTemplateMaxBytes') out[k] = uint(v, p, CHAT);
@@ -188,7 +187,7 @@ export function parseChat(value: unknown, path: string): ChatPatch {
 function parseSearchParameters(value: unknown, path: string): ChatSearchParametersPatch {
   const o = obj(value, path, CHAT);
   const out: Record<string, unknown> = {};
-  eachField(o, SEARCH_FIELDS, CHAT, (k, v) => {
+  eachField(o, path, SEARCH_FIELDS, CHAT, (k, v) => {
     const p = at(path, k);
     if (v === null) out[k] = null;
     else if (k === 'hybrid') out[k] = parseHybrid(v, p);
@@ -206,11 +205,11 @@ function parseHybrid(value: unknown, path: string): { embedder: string; semantic
   const o = obj(value, path, CHAT);
   let semanticRatio = 0.5;
   let embedder: string | undefined;
-  eachField(o, ['semanticRatio', 'embedder'], CHAT, (k, v) => {
+  eachField(o, path, ['semanticRatio', 'embedder'], CHAT, (k, v) => {
     if (k === 'semanticRatio') semanticRatio = ratio(v, at(path, k), 'semanticRatio');
     else embedder = str(v, at(path, k), CHAT);
   });
-  if (embedder === undefined) throw missingField('embedder', CHAT);
+  if (embedder === undefined) throw missingField('embedder', CHAT, path);
   return { semanticRatio, embedder };
 }
 
