@@ -75,8 +75,8 @@ export function parseSwaps(body: unknown): SwapInput[] {
   const list = asArray(body, '', 'bad_request');
   const swaps = list.map((item, i): SwapInput => {
     const obj = expectObject(item, `[${i}]`, 'bad_request');
-    checkFields(obj, { known: ['indexes', 'rename'] });
-    if (!('indexes' in obj)) throw missingField('indexes', 'missing_swap_indexes');
+    checkFields(obj, { known: ['indexes', 'rename'], path: `[${i}]` });
+    if (!('indexes' in obj)) throw missingField('indexes', 'missing_swap_indexes', `[${i}]`);
     const indexes = asArray(obj.indexes, `[${i}].indexes`, 'invalid_swap_indexes');
     const uids = indexes.map((v, j) => {
       if (typeof v !== 'string') throw typeError(`[${i}].indexes[${j}]`, 'a string', v, 'invalid_swap_indexes');

@@ -5,8 +5,8 @@
 import { ApiError, type ErrorCode } from '../errors/index.ts';
 import { invalidIndexUid, isValidIndexUid } from '../indexes/uid.ts';
 import {
-  asArray, asBoolean, asPositiveInteger, asString, asStringArray, didYouMean, expectObject, quoteList, typeError, valueError,
-  type Json, type JsonObject,
+  asArray, asBoolean, asPositiveInteger, asString, asStringArray, expectObject, typeError, unknownField,
+  valueError, type Json, type JsonObject,
 } from '../validate/index.ts';
 import { parseSearchBody, SEARCH_BODY_FIELDS } from './query.ts';
 import { defaultSearchQuery, DEFAULT_SEARCH_LIMIT, type SearchQuery } from './query-types.ts';
@@ -70,17 +70,10 @@ export function parseMultiSearchBody(body: unknown): MultiSearchRequest {
     const value = obj[key]!;
     if (key === 'queries') queries = asArray(value, '.queries', 'bad_request').map((q, i) => parseQuery(q, i));
     else if (key === 'federation') federation = value === null ? null : parseFederation(value);
-    else throw unknownField(key, '', BODY_FIELDS, 'bad_request');
+    else throw unknownField(key, BODY_FIELDS, 'bad_request');
   }
   if (queries === undefined) throw new ApiError('bad_request', 'Missing field `queries`');
   return { queries, federation };
-}
-
-/** `Unknown field `k` inside `.path`: [did you mean `x`? ]expected one of ...` (deserr). */
-function unknownField(key: string, path: string, known: readonly string[], code: ErrorCode): ApiError {
-  const guess = didYouMean(key, known);
-  const where = path === '' ? '' : ` inside \`${path}\``;
-  return new ApiError(code, `Unknown field \`${key}\`${where}: ${guess ? `did you mean \`${guess}\`? ` : ''}expected one of ${quoteList(known)}`);
 }
 
 function parseQuery(value: Json, i: number): MultiQuery {
@@ -97,7 +90,7 @@ function parseQuery(value: Json, i: number): MultiQuery {
     else if ((SEARCH_BODY_FIELDS as readonly string[]).includes(key)) {
       parseSearchField(query, key, v, path);
       if (v !== null) given.add(key);
-    } else throw unknownField(key, path, MULTI_QUERY_FIELDS, 'bad_request');
+    } else throw unknownField(key, MULTI_QUERY_FIELDS, 'bad_request', path);
   }
   if (indexUid === undefined) throw new ApiError('missing_index_uid', `Missing field \`indexUid\` inside \`${path}\``);
   return { indexUid, query, given, federationOptions };
@@ -127,7 +120,7 @@ function parseIndexUid(v: Json, path: string): string {
 function fields(v: Json, path: string, known: readonly string[], code: ErrorCode, read: (key: string, value: Json, at: string) => void): void {
   const obj: JsonObject = expectObject(v, path, 'bad_request');
   for (const key of Object.keys(obj)) {
-    if (!known.includes(key)) throw unknownField(key, path, known, code);
+    if (!known.includes(key)) throw unknownField(key, known, code, path);
     read(key, obj[key]!, `${path}.${key}`);
   }
 }

@@ -59,7 +59,7 @@ test('POST body errors: code and deserr message (search/errors.rs)', () => {
     [{ locales: ['invalid'] }, 'invalid_search_locales', `Unknown value \`invalid\` at \`.locales[0]\`: expected one of ${LOCALES.map((l) => `\`${l}\``).join(', ')}`],
     [{ hybrid: 'x' }, 'invalid_search_hybrid_query', 'Invalid value type at `.hybrid`: expected an object, but found a string: `"x"`'],
     [{ hybrid: {} }, 'invalid_search_hybrid_query', 'Missing field `embedder` inside `.hybrid`'],
-    [{ hybrid: { embedder: 'e', ratio: 1 } }, 'invalid_search_hybrid_query', 'Unknown field `ratio`: expected one of `semanticRatio`, `embedder`'],
+    [{ hybrid: { embedder: 'e', ratio: 1 } }, 'invalid_search_hybrid_query', 'Unknown field `ratio` inside `.hybrid`: expected one of `semanticRatio`, `embedder`'],
     [{ hybrid: { embedder: 1 } }, 'invalid_search_embedder', 'Invalid value type at `.hybrid.embedder`: expected a string, but found a positive integer: `1`'],
     [{ hybrid: { embedder: 'e', semanticRatio: 1.2 } }, 'invalid_search_semantic_ratio', `Invalid value at \`.hybrid.semanticRatio\`: ${RATIO}`],
     [{ hybrid: { embedder: 'e', semanticRatio: -0.8 } }, 'invalid_search_semantic_ratio', `Invalid value at \`.hybrid.semanticRatio\`: ${RATIO}`],

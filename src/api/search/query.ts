@@ -4,8 +4,8 @@
 import { ApiError, type ErrorCode } from '../errors/index.ts';
 import { LOCALES } from '../settings/index.ts';
 import {
-  asArray, asBoolean, asPositiveInteger, asString, asStringArray, didYouMean, expectObject, quoteList,
-  typeError, unknownValue, valueError, type Json, type JsonObject,
+  asArray, asBoolean, asPositiveInteger, asString, asStringArray, expectObject, missingField,
+  typeError, unknownField, unknownValue, valueError, type Json, type JsonObject,
 } from '../validate/index.ts';
 import {
   defaultSearchQuery, DEFAULT_SEMANTIC_RATIO, MATCHING_STRATEGIES, RANKING_SCORE_THRESHOLD_REASON,
@@ -94,18 +94,11 @@ const PARSERS: Record<Field, Parser> = {
     (q.showPerformanceDetails = asBoolean(v, p, 'invalid_search_show_performance_details')),
 };
 
-/** `Unknown field `x`: [did you mean `y`? ]expected one of ...` with the object's code. */
-export function unknownField(key: string, known: readonly string[], code: ErrorCode): ApiError {
-  const guess = didYouMean(key, known);
-  const hint = guess ? `did you mean \`${guess}\`? ` : '';
-  return new ApiError(code, `Unknown field \`${key}\`: ${hint}expected one of ${quoteList(known)}`);
-}
-
 /** Reads a nested object field by field (deserr: unknown keys rejected, first error wins). */
 function nested(v: Json, path: string, code: ErrorCode, known: readonly string[], read: (key: string, value: Json) => void): JsonObject {
   const obj = expectObject(v, path, code);
   for (const key of Object.keys(obj)) {
-    if (!known.includes(key)) throw unknownField(key, known, code);
+    if (!known.includes(key)) throw unknownField(key, known, code, path);
     read(key, obj[key]!);
   }
   return obj;
@@ -124,7 +117,7 @@ function parseHybrid(v: Json, path: string): HybridQuery {
     if (!(f >= 0 && f <= 1)) throw valueError(p, SEMANTIC_RATIO_REASON, 'invalid_search_semantic_ratio');
     semanticRatio = n;
   });
-  if (embedder === undefined) throw new ApiError(code, `Missing field \`embedder\` inside \`${path}\``);
+  if (embedder === undefined) throw missingField('embedder', code, path);
   return { embedder, semanticRatio };
 }
 
@@ -134,7 +127,7 @@ function parsePersonalize(v: Json, path: string): { userContext: string } {
   nested(v, path, code, ['userContext'], (key, value) => {
     userContext = asString(value, `${path}.${key}`, 'invalid_search_personalize_user_context');
   });
-  if (userContext === undefined) throw new ApiError(code, `Missing field \`userContext\` inside \`${path}\``);
+  if (userContext === undefined) throw missingField('userContext', code, path);
   return { userContext };
 }
 

@@ -2,7 +2,7 @@
 // setting being read, including unknown nested fields (deserr uses the field's error type there);
 // only the top-level object reports unknown keys as `bad_request`.
 import { ApiError, type ErrorCode } from '../errors/index.ts';
-import { compact, didYouMean, kindOf, quoteList, unknownValue, valueError } from '../validate/index.ts';
+import { compact, kindOf, missingField, quoteList, unknownField, unknownValue, valueError } from '../validate/index.ts';
 import { setKey } from '../../engine/json.ts';
 
 export type Obj = Record<string, unknown>;
@@ -16,24 +16,7 @@ export function typeErr(path: string, expected: string, value: unknown, code: Er
   return new ApiError(code, `Invalid value type${where}: expected ${expected}, but found ${found}`);
 }
 
-/** `Unknown field `x`[ inside `path`]: [did you mean `y`? ]expected one of ...` with the given code. */
-export function unknownField(key: string, known: readonly string[], code: ErrorCode, path = ''): ApiError {
-  const guess = didYouMean(key, known);
-  const hint = guess ? `did you mean \`${guess}\`? ` : '';
-  return new ApiError(code, `Unknown field \`${key}\`${inside(path)}: ${hint}expected one of ${quoteList(known)}`);
-}
-
-/** `Missing field `x`[ inside `path`]` with the given code. */
-export function missingField(field: string, code: ErrorCode, path = ''): ApiError {
-  return new ApiError(code, `Missing field \`${field}\`${inside(path)}`);
-}
-
-/** deserr names the object a field error is in, unless it is the body itself. */
-function inside(path: string): string {
-  return path === '' ? '' : ` inside \`${path}\``;
-}
-
-export { unknownValue, valueError };
+export { missingField, unknownField, unknownValue, valueError };
 
 /** A JSON object (not null, not an array). */
 export function isObj(v: unknown): v is Obj {

@@ -43,9 +43,21 @@ export function valueError(path: string, reason: string, code: ErrorCode): ApiEr
   return new ApiError(code, `Invalid value${where}: ${reason}`);
 }
 
-/** `Missing field `x``. */
-export function missingField(field: string, code: ErrorCode): ApiError {
-  return new ApiError(code, `Missing field \`${field}\``);
+/** `Missing field `x`[ inside `path`]`. */
+export function missingField(field: string, code: ErrorCode, path = ''): ApiError {
+  return new ApiError(code, `Missing field \`${field}\`${inside(path)}`);
+}
+
+/** `Unknown field `x`[ inside `path`]: [did you mean `y`? ]expected one of ...`. */
+export function unknownField(key: string, known: readonly string[], code: ErrorCode, path = ''): ApiError {
+  const guess = didYouMean(key, known);
+  const hint = guess ? `did you mean \`${guess}\`? ` : '';
+  return new ApiError(code, `Unknown field \`${key}\`${inside(path)}: ${hint}expected one of ${quoteList(known)}`);
+}
+
+/** deserr names the object a field error is in, unless it is the body itself. */
+function inside(path: string): string {
+  return path === '' ? '' : ` inside \`${path}\``;
 }
 
 /** `Unknown value `v` at `.p`: expected one of `a`, `b``. */
@@ -69,6 +81,8 @@ export interface FieldRules {
   readonly known: readonly string[];
   /** Fields that exist but may not be sent here, with their dedicated code (immutable_*). */
   readonly immutable?: Readonly<Record<string, ErrorCode>>;
+  /** Where the object is in the body (`[0]`), when it is not the body itself. */
+  readonly path?: string;
 }
 
 /** Rejects unknown and immutable fields with deserr's messages (first offending field wins). */
@@ -79,9 +93,7 @@ export function checkFields(obj: JsonObject, rules: FieldRules): void {
     if (immutable) {
       throw new ApiError(immutable, `Immutable field \`${key}\`: expected one of ${quoteList(rules.known)}`);
     }
-    const guess = didYouMean(key, rules.known);
-    const hint = guess ? `did you mean \`${guess}\`? ` : '';
-    throw new ApiError('bad_request', `Unknown field \`${key}\`: ${hint}expected one of ${quoteList(rules.known)}`);
+    throw unknownField(key, rules.known, 'bad_request', rules.path);
   }
 }
 
