@@ -89,6 +89,8 @@ describe('documents', () => {
     assert.equal(missing.error?.code, 'missing_document_id');
     const other = await t.client.index(uid).addDocuments([{ ref: 1 }], { primaryKey: 'ref' }).waitTask();
     assert.equal(other.error?.code, 'index_primary_key_already_exists');
+    // without the ``Index `uid`: `` prefix of the other errors (Meilisearch 1.50)
+    assert.equal(other.error?.message, 'Index already has a primary key: `id`.');
     assert.equal((await t.client.index(uid).getStats()).numberOfDocuments, 1);
   });
 

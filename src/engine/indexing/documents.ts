@@ -175,7 +175,8 @@ export class DocumentsWriter {
     const current = this.#s.primaryKey;
     if (current !== null) {
       if (taskPrimaryKey !== null && taskPrimaryKey !== current) {
-        throw new EngineError('index_primary_key_already_exists', `Index already has a primary key: \`${current}\`.`);
+        // without the index prefix, unlike most of a document task's errors (Meilisearch 1.50)
+        throw new EngineError('index_primary_key_already_exists', `Index already has a primary key: \`${current}\`.`, { prefixed: false });
       }
       return current;
     }
