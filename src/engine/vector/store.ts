@@ -9,6 +9,7 @@ import { setKey } from '../json.ts';
 import { searchGraph, Visited, type DistanceTo, type GraphReader } from './hnsw.ts';
 import { VectorSlab } from './slab.ts';
 import { DistanceHeap } from './heap.ts';
+import { Level0Table, UNKNOWN } from './level0.ts';
 
 /** What the engine needs of an embedder's settings. */
 export interface EmbedderConfig {
@@ -58,18 +59,6 @@ export interface LinearScan {
 
 export const DEFAULT_LINEAR_SCAN: LinearScan = { below: 300_000, ratio: 0.1 };
 
-/** Words of a level-0 row: the link count + 1, then up to M0 (32) links. */
-const LEVEL0_STRIDE = 33;
-
-/** `array` doubled until it holds `length` items (at least `min`), its items kept. */
-function grown<T extends Int32Array | Uint32Array>(array: T, length: number, min: number): T {
-  let size = Math.max(min, array.length);
-  while (size < length) size *= 2;
-  const out = new (array.constructor as new (n: number) => T)(size);
-  out.set(array);
-  return out;
-}
-
 /** Candidates compared per block of an exact scan. */
 const SCAN_BLOCK = 1024;
 
@@ -105,20 +94,13 @@ export interface Nearest {
 
 /**
  * The HNSW links of one (embedder, store) graph, read from LMDB once and kept (a reader's cache).
- * Level 0, which searches walk most, is one flat table of rows of `LEVEL0_STRIDE` words, in the
- * order nodes are read: the link count + 1, then the links. `#row[node]` says where a node's row
- * is (0 not read yet, −1 no row, r + 1 row r): four bytes a node id, and rows only for the nodes
- * read. A walk reads a node's links where it reads their count, without an object and its buffer
- * between them.
+ * Level 0, which searches walk most, is a flat table of rows in the order nodes are read
+ * (`level0.ts`); upper levels are kept by (level, node).
  */
 export class CachedGraph implements GraphReader {
   readonly #links: VectorTables['links'];
   readonly #key: [number, number, number, number];
-  level0Words = new Uint32Array(0);
-  #row = new Int32Array(0);
-  #rows = 0;
-  /** lists longer than a row (none with the default parameters) */
-  readonly #long = new Map<number, Uint32Array | null>();
+  readonly #level0 = new Level0Table();
   readonly #upper = new Map<number, Uint32Array | null>();
 
   constructor(tables: VectorTables, embedder: number, store: number) {
@@ -126,17 +108,20 @@ export class CachedGraph implements GraphReader {
     this.#key = [embedder, store, 0, 0];
   }
 
+  get level0Words(): Uint32Array {
+    return this.#level0.words;
+  }
+
   /** Keeps links read elsewhere (a prefetch walking the upper levels in key order). */
   keep(level: number, node: number, links: Uint32Array): void {
-    if (level === 0) this.#put0(node, links);
+    if (level === 0) this.#level0.put(node, links);
     else this.#upper.set(level * 2 ** 32 + node, links);
   }
 
   links(level: number, node: number): Uint32Array | undefined {
     if (level === 0) {
-      const at = this.level0At(node);
-      if (at >= 0) return this.level0Words.subarray(at + 1, at + 1 + this.level0Words[at]! - 1);
-      return this.#long.get(node) ?? undefined;
+      if (this.#level0.at(node) === UNKNOWN) this.#level0.put(node, this.#read(0, node));
+      return this.#level0.links(node);
     }
     const k = level * 2 ** 32 + node;
     let v = this.#upper.get(k);
@@ -150,24 +135,8 @@ export class CachedGraph implements GraphReader {
    * (then `links` has them).
    */
   level0At(node: number): number {
-    const r = node < this.#row.length ? this.#row[node]! : 0;
-    if (r === 0) return this.#put0(node, this.#read(0, node));
-    return r < 0 ? -1 : (r - 1) * LEVEL0_STRIDE;
-  }
-
-  #put0(node: number, links: Uint32Array | null): number {
-    if (node >= this.#row.length) this.#row = grown(this.#row, node + 1, 1024);
-    if (links === null || links.length >= LEVEL0_STRIDE) {
-      this.#row[node] = -1;
-      if (links !== null) this.#long.set(node, links);
-      return -1;
-    }
-    const at = this.#rows * LEVEL0_STRIDE;
-    if (at + LEVEL0_STRIDE > this.level0Words.length) this.level0Words = grown(this.level0Words, at + LEVEL0_STRIDE, LEVEL0_STRIDE * 1024);
-    this.level0Words[at] = links.length + 1;
-    this.level0Words.set(links, at + 1);
-    this.#row[node] = ++this.#rows;
-    return at;
+    const at = this.#level0.at(node);
+    return at === UNKNOWN ? this.#level0.put(node, this.#read(0, node)) : at;
   }
 
   #read(level: number, node: number): Uint32Array | null {

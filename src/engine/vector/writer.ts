@@ -14,6 +14,7 @@ import {
 } from './hnsw.ts';
 import { linksBytes, linksOf, type EmbedderSpec } from './store.ts';
 import { VectorSlab } from './slab.ts';
+import { Level0Table, UNKNOWN } from './level0.ts';
 
 interface Run {
   spec: EmbedderSpec;
@@ -203,15 +204,17 @@ export class VectorIndexWriter {
   }
 }
 
-/** One graph being changed: links written through an in-memory overlay, vectors in a slab. */
+/** One graph being changed: links read once and changed in memory (written at `flush`), vectors in a slab. */
 class GraphBuild implements GraphWriter {
   readonly #tables: VectorTables;
   readonly #embedder: number;
   readonly #store: number;
   /**
-   * Link lists known on each level, by node: read from the table (clean) or changed in this batch
-   * (their nodes in `#dirty`); null: removed; undefined: not read yet. An insert reads ~10,000.
+   * Link lists known, by node: level 0 in a flat table (rows rewritten in place), upper levels by
+   * level. Read from the table (clean) or changed in this batch (their nodes in `#dirty`); null /
+   * no row: removed or none; unknown: not read yet. An insert reads ~10,000 lists.
    */
+  #level0 = new Level0Table();
   #known: Array<Array<Uint32Array | null | undefined>> = [];
   #knownCount = 0;
   readonly #dirty: Array<Set<number>> = [];
@@ -253,19 +256,32 @@ class GraphBuild implements GraphWriter {
     };
   }
 
+  get level0Words(): Uint32Array {
+    return this.#level0.words;
+  }
+
+  /** Where `node`'s level-0 row starts in `level0Words` (read it again after this call), −1 without one. */
+  level0At(node: number): number {
+    const at = this.#level0.at(node);
+    return at === UNKNOWN ? this.#level0.put(node, this.#read(0, node)) : at;
+  }
+
   links(level: number, node: number): Uint32Array | undefined {
+    if (level === 0) {
+      if (this.#level0.at(node) === UNKNOWN) this.#level0.put(node, this.#read(0, node));
+      return this.#level0.links(node);
+    }
     const known = this.#known[level];
     const kept = known === undefined ? undefined : known[node];
     if (kept !== undefined) return kept ?? undefined;
-    const bytes = this.#tables.links.get([this.#embedder, this.#store, level, node]);
-    if (bytes === undefined) return undefined;
-    const links = linksOf(bytes);
-    if (this.#knownCount < KNOWN_BOUND) this.#know(level, node, links);
-    return links;
+    const links = this.#read(level, node);
+    if (links !== null && this.#knownCount < KNOWN_BOUND) this.#know(level, node, links);
+    return links ?? undefined;
   }
 
   setLinks(level: number, node: number, links: Uint32Array | null): void {
-    this.#know(level, node, links);
+    if (level === 0) this.#level0.put(node, links);
+    else this.#know(level, node, links);
     const dirty = (this.#dirty[level] ??= new Set());
     if (!dirty.has(node)) {
       dirty.add(node);
@@ -275,6 +291,11 @@ class GraphBuild implements GraphWriter {
 
   removeLinks(level: number, node: number): void {
     this.setLinks(level, node, null);
+  }
+
+  #read(level: number, node: number): Uint32Array | null {
+    const bytes = this.#tables.links.get([this.#embedder, this.#store, level, node]);
+    return bytes === undefined ? null : linksOf(bytes);
   }
 
   #know(level: number, node: number, links: Uint32Array | null): void {
@@ -301,19 +322,20 @@ class GraphBuild implements GraphWriter {
   /** Writes the changed link lists (kept as known ones, unless too many are known). */
   flush(): void {
     this.#dirty.forEach((nodes, level) => {
-      const known = this.#known[level]!;
       for (const node of nodes) {
         const key: [number, number, number, number] = [this.#embedder, this.#store, level, node];
-        const links = known[node];
+        const links = level === 0 ? (this.#level0.links(node) ?? null) : this.#known[level]![node]!;
         if (links === null) this.#tables.links.remove(key);
-        else this.#tables.links.put(key, linksBytes(links!));
+        else this.#tables.links.put(key, linksBytes(links));
       }
       nodes.clear();
     });
     this.#dirtyCount = 0;
-    if (this.#knownCount >= KNOWN_BOUND) {
+    if (this.#knownCount + this.#level0.size >= KNOWN_BOUND) {
+      this.#level0 = new Level0Table();
       this.#known = [];
       this.#knownCount = 0;
     }
   }
+
 }
