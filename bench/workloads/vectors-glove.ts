@@ -123,8 +123,8 @@ export const vectorsGlove: Workload = {
     ctx.report('ingest.peakRss', ingestMem.peakRss / 1e6, 'MB');
     ctx.report('ingest.peakAnon', ingestMem.peakAnon / 1e6, 'MB');
     // after the server's quiet release (the scheduler retires 5 s after the batch, and the
-    // release runs 5 s after that): what indexing leaves behind
-    await new Promise((r) => setTimeout(r, 12_000));
+    // release runs 5 s after that, then a full GC and the trim): what indexing leaves behind
+    await new Promise((r) => setTimeout(r, 15_000));
     ctx.memPhase();
     await new Promise((r) => setTimeout(r, 500));
     const settled = ctx.memPhase();
