@@ -1,6 +1,7 @@
 // The vectors of the documents a batch writes (vectors-embedders.md §4): entries of configured
 // embedders are taken out of `_vectors` before the document is stored, checked, and given to the
-// vector store; a document that keeps its vectors (an update or replacement without them, or
+// vector store; a document that keeps its vectors (an update or replacement without them — unless
+// they are `regenerate: true` for a `userProvided` embedder and the document changed — or
 // `{ regenerate: false }` without embeddings) keeps what is stored. A new document without vectors
 // for a `userProvided` embedder fails its task at the end of the task, with Meilisearch's count and
 // hints.
@@ -66,22 +67,27 @@ export class DocumentVectors implements IndexPart<Checkpoint> {
 
   /**
    * Stores the vectors of document `id` (`doc`: the stored document, for the hints of a missing
-   * entry). Embedders the entries leave out keep what the document has, if anything.
+   * entry). Embedders the entries leave out keep what the document has, if anything, except a
+   * `userProvided` one whose stored vectors ask to be regenerated (`regenerate: true`) when the
+   * document `changed`: nothing can regenerate them, and the task fails as in Meilisearch.
    */
-  apply(id: number, docId: string, entries: VectorEntries | null, doc: Record<string, unknown>): void {
+  apply(id: number, docId: string, entries: VectorEntries | null, doc: Record<string, unknown>, changed = true): void {
     for (const spec of this.specs) {
       const entry = entries?.get(spec.name);
       if (entry?.vectors !== undefined) {
         this.#store.set(id, spec, entry.vectors, entry.regenerate);
         continue;
       }
-      if (this.#store.stored(id, spec)) continue;
+      const stored = this.#store.embeddings(id, spec);
       if (entry !== undefined && !entry.regenerate) {
-        // `{ regenerate: false }` without embeddings: no vector, none to generate
-        this.#store.set(id, spec, [], false);
+        // `{ regenerate: false }` without embeddings: what is stored stays as it is (Meilisearch
+        // 1.50 keeps even its `regenerate: true`); without anything stored, no vector by choice
+        if (stored === undefined) this.#store.set(id, spec, [], false);
         continue;
       }
-      if (spec.userProvided) this.#noteMissing(spec.name, docId, doc);
+      if (stored === undefined || (spec.userProvided && changed && (entry?.regenerate ?? stored.regenerate))) {
+        if (spec.userProvided) this.#noteMissing(spec.name, docId, doc);
+      }
     }
   }
 

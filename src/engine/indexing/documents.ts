@@ -249,19 +249,21 @@ export class DocumentsWriter {
         if (this.#vectors === null) vectorsObject(merged._vectors, extId);
         else vectors = this.#vectors.take(merged, extId);
       }
-      this.#vectors?.apply(existing, extId, vectors, merged);
       const bytes = Buffer.from(JSON.stringify(merged));
+      const same = Buffer.compare(bytes, stored) === 0;
+      this.#vectors?.apply(existing, extId, vectors, merged, !same);
       // an update that changes nothing writes nothing (re-sent data is common)
-      if (Buffer.compare(bytes, stored) === 0) return true;
+      if (same) return true;
       this.#forget(existing, stored, old);
       this.#storeRaw(existing, bytes, documentFields(merged));
       this.#search?.addDocument(existing, merged);
       this.#facets?.addDocument(existing, merged, extId);
     } else {
       const bytes = json ?? Buffer.from(JSON.stringify(parsed));
-      this.#vectors?.apply(existing, extId, vectors, vectorsDoc);
+      const same = stored !== undefined && Buffer.compare(bytes, stored) === 0;
+      this.#vectors?.apply(existing, extId, vectors, vectorsDoc, !same);
       if (stored !== undefined) {
-        if (Buffer.compare(bytes, stored) === 0) return true;
+        if (same) return true;
         this.#forget(existing, stored, parseDocument(stored));
       }
       this.#storeRaw(existing, bytes, fields);
