@@ -239,16 +239,30 @@ test('documents are embedded at indexing: additions, updates, own vectors kept, 
     assert.deepEqual((doc as { _vectors: unknown })._vectors, { e: { embeddings: [[1, 0, 0]], regenerate: true } });
     const own = await t.client.index('pets').getDocument(3, { retrieveVectors: true } as never);
     assert.deepEqual((own as { _vectors: unknown })._vectors, { e: { embeddings: [[0, 1, 0]], regenerate: false } });
+    // its own vectors stay when the document changes, updated or replaced (Meilisearch 1.50)...
+    s.texts.length = 0;
+    await t.client.index('pets').updateDocuments([{ id: 3, title: 'my cat, asleep' }]).waitTask();
+    await t.client.index('pets').addDocuments([{ id: 3, title: 'my cat, awake' }]).waitTask();
+    assert.deepEqual(s.texts, []);
+    const kept = await t.client.index('pets').getDocument(3, { retrieveVectors: true } as never);
+    assert.deepEqual((kept as { _vectors: unknown })._vectors, { e: { embeddings: [[0, 1, 0]], regenerate: false } });
+    // ...until the document asks for `regenerate: true`
+    await t.client.index('pets').updateDocuments([{ id: 3, _vectors: { e: { regenerate: true } } }]).waitTask();
+    assert.deepEqual(s.texts, [['my cat, awake']]);
+    const regenerated = await t.client.index('pets').getDocument(3, { retrieveVectors: true } as never);
+    assert.deepEqual((regenerated as { _vectors: unknown })._vectors, { e: { embeddings: [[1, 0, 0]], regenerate: true } });
 
-    // a new template embeds again the documents whose text changes, not the ones with their own vectors
+    // a new template embeds again the documents whose text changes (document 3 asked for
+    // regeneration), not the ones with their own vectors
+    await t.client.index('pets').addDocuments([{ id: 4, title: 'own cat', _vectors: { e: { embeddings: [0, 1, 0], regenerate: false } } }]).waitTask();
     s.texts.length = 0;
     await t.client.index('pets').updateSettings({ embedders: { e: batched(s.url, { documentTemplate: 'title: {{doc.title}}' }) } as never }).waitTask();
-    assert.equal(s.texts.flat().length, 27);
+    assert.equal(s.texts.flat().length, 28);
     assert.ok(s.texts.flat().every((x: string) => x.startsWith('title: ')));
     // a template that renders the birds alike: only the others are sent
     s.texts.length = 0;
     await t.client.index('pets').updateSettings({ embedders: { e: batched(s.url, { documentTemplate: '{% if doc.title contains "bird" %}title: {{doc.title}}{% else %}{{doc.title}}{% endif %}' }) } as never }).waitTask();
-    assert.deepEqual(s.texts.flat().sort(), ['A cat on a mat', 'A dog in the fog, barking']);
+    assert.deepEqual(s.texts.flat().sort(), ['A cat on a mat', 'A dog in the fog, barking', 'my cat, awake']);
   } finally {
     await t.close();
     await s.close();

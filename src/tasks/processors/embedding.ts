@@ -2,7 +2,8 @@
 // write transactions start (they cannot wait for a network or a model): the batch's tasks are
 // walked in order with the settings they will see, and
 //   - each document of an addition gets, for each embedder that computes vectors (rest, openAi,
-//     ollama servers; huggingFace models run here) and for which it brings no vectors of its own,
+//     ollama servers; huggingFace models run here) and for which it brings no vectors of its own
+//     and had none its user gave (`regenerate: false`, unless it now asks `regenerate: true`),
 //     the embedding of its rendered template, or one per indexing fragment that renders: the
 //     payload is written again with `_vectors.<name>: {embeddings, regenerate: true}` and the task
 //     reads that copy (an update renders the stored document with its new fields);
@@ -367,6 +368,9 @@ async function embedChunk(docs: Record<string, unknown>[], method: 'replace' | '
     merged.forEach((doc, i) => {
       if (ownEntry(docs[i]!, name)) return;
       const docId = idOf(doc) ?? String(i);
+      // vectors its user gave (`regenerate: false`) stay when a document changes, unless it asks
+      // for `regenerate: true` (Meilisearch 1.50)
+      if (previous[i] !== undefined && !asksRegenerate(docs[i]!, name) && userGiven(previous[i]!, name, docId, embedderIds[name], target, reader)) return;
       const inputs = renderOrSkip(template, doc, searchable, docId);
       if (inputs === null) return;
       // only a text that changed is embedded again: the vectors computed for the same text stay
@@ -394,6 +398,28 @@ async function embedChunk(docs: Record<string, unknown>[], method: 'replace' | '
     const vectors = own !== null && typeof own === 'object' && !Array.isArray(own) ? { ...(own as Record<string, unknown>), ...computed[i] } : computed[i];
     mine.set(id, { ...doc, _vectors: vectors });
   });
+}
+
+/** Whether the document's own `_vectors` entry for `name` is `{ regenerate: true }` without embeddings. */
+function asksRegenerate(doc: Record<string, unknown>, name: string): boolean {
+  const v = doc._vectors;
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return false;
+  const entry = (v as Record<string, unknown>)[name];
+  return entry !== null && typeof entry === 'object' && !Array.isArray(entry) && (entry as { regenerate?: unknown }).regenerate === true;
+}
+
+/** Whether the document (as stored, or as added earlier in the batch) holds vectors its user gave for `name` (`regenerate: false`). */
+function userGiven(doc: Record<string, unknown>, name: string, docId: string, embedderId: number | undefined, target: Index, reader: VectorReader): boolean {
+  const v = doc._vectors;
+  if (v !== null && typeof v === 'object' && !Array.isArray(v) && Object.prototype.hasOwnProperty.call(v, name)) {
+    const entry = (v as Record<string, unknown>)[name];
+    // an array of vectors or `null` (opted out) is the user's; an object says it itself
+    if (entry === null || Array.isArray(entry)) return true;
+    if (typeof entry === 'object') return (entry as { regenerate?: unknown }).regenerate === false;
+  }
+  if (embedderId === undefined) return false;
+  const internal = target.internalId(docId);
+  return internal !== undefined && reader.embeddings(embedderId, internal)?.regenerate === false;
 }
 
 /** Whether the document (as stored, or as added earlier in the batch) has vectors the embedder computed. */
