@@ -354,6 +354,26 @@ test('userProvided vectors marked regenerate: true must come again when their do
   assert.equal(await update({ id: 4, t: 'd3' }), 'ok');
 });
 
+test('hybrid merge compares score values: a sort rule splits the keyword score, and it wins (Meilisearch 1.50)', async () => {
+  const { index } = await vectorIndex({ m: { source: 'userProvided', dimensions: 2 } });
+  await index.updateSortableAttributes(['year']).waitTask();
+  await addOk(index, [
+    { id: 1, title: 'apple pie', year: 2001, _vectors: { m: [0.2, 1] } },
+    { id: 2, title: 'banana bread', year: 1999, _vectors: { m: [1, 0.05] } },
+    { id: 3, title: 'cherry tart', year: 2010, _vectors: { m: [1, 0.1] } },
+    { id: 4, title: 'apple crumble and more words here', year: 2005, _vectors: { m: [0.9, 0.3] } },
+  ]);
+  const ids = async (extra: Record<string, unknown>) => {
+    const res = await index.search('apple', { vector: [1, 0.08], hybrid: { embedder: 'm', semanticRatio: 0.5 }, ...extra });
+    return [res.hits.map((h) => h.id), semanticHits(res)];
+  };
+  // without sort the global scores decide: the semantic hits (0.9999, 0.9998) pass the keyword ones (0.985)
+  assert.deepEqual(await ids({}), [[3, 2, 4, 1], 3]);
+  // `year:desc` sits between the relevancy rules: the keyword hits' first value is their words
+  // score (1 × 0.5), above any similarity × 0.5; they come first, in their own (sorted) order
+  assert.deepEqual(await ids({ sort: ['year:desc'] }), [[4, 1, 3, 2], 2]);
+});
+
 test('deletes, updates, embedder removal and re-adding, quantization, restart', async () => {
   const dims = 8;
   const vector = (i: number) => Array.from({ length: dims }, (_, d) => Math.sin(i * 0.7 + d * 1.3));

@@ -172,7 +172,7 @@ export function rankSearch(index: Index, uid: string, q: SearchQuery, opts: Rank
   }
   const semantic = ranker.semantic(deep, all, plan, vector);
   timings.step('search > vector ranking');
-  const scored = (hit: RankedHit) => ({ id: hit.id, score: hit.score ?? 0, hit });
+  const scored = (hit: RankedHit) => ({ id: hit.id, ranks: hit.ranks, hit });
   let merged = mergeHybrid(keyword.hits.map(scored), semantic.hits.map(scored), plan.ratio);
   // distinct again over the merged list (each list was distinct alone): what a kept hit shares
   // its value with leaves the hits and the count, before the page is cut (as Meilisearch merges)

@@ -80,7 +80,7 @@ function compareSortValues(asc: boolean, a: number | string | null, b: number | 
 }
 
 /** > 0 when `a` is better, < 0 when worse, 0 when equal; null when the two cannot be compared. */
-function compareValue(a: ScoreValue, b: ScoreValue): number | null {
+export function compareValue(a: ScoreValue, b: ScoreValue): number | null {
   if (typeof a === 'number') {
     if (typeof b !== 'number') return null;
     return Math.abs(a - b) <= Number.EPSILON ? 0 : a > b ? 1 : -1;

@@ -8,6 +8,8 @@ import { ApiError } from '../errors/index.ts';
 import { embedderConfigs, type Settings } from '../settings/index.ts';
 import type { EmbedderConfig } from '../../engine/vector/index.ts';
 import type { SearchQuery } from './query-types.ts';
+import type { RuleScore } from '../../engine/search/rank/index.ts';
+import { compareValue, mergeKey, type ScoreValue } from './multi-merge.ts';
 
 export type SearchPlan =
   | { kind: 'keyword'; hybrid: boolean }
@@ -77,34 +79,52 @@ export function shiftSimilarity(s: number, d: Distribution | null): number {
   return shifted <= 0 ? F32_EPSILON : Math.min(1, shifted);
 }
 
-/** A hit of either list, as far as the merge needs it. */
+/** A hit of either list, as far as the merge needs it: its rule ranks (`vectorSort` for a semantic hit). */
 export interface MergeItem {
   id: number;
-  score: number;
+  ranks: readonly RuleScore[];
 }
 
 /**
- * The two-way merge of a hybrid search (§5 step 5–6): the larger weighted score first (keyword ×
- * (1 − ratio), semantic × ratio; semantic first on a tie), each document once. Returns the
- * merged items with the side they came from.
+ * The two-way merge of a hybrid search (§5 step 5–6), each document once. Hits compare by their
+ * score values, as Meilisearch's merge does: consecutive relevancy rules give one score (keyword
+ * × (1 − ratio)), a similarity another (semantic × ratio), a sort rule its value. Two scores: the
+ * larger wins (equal within f64 epsilon: the next values decide); two sort values: by the sort's
+ * order; a score against a sort value: a score of 0 loses, any other wins. Semantic first on a
+ * tie. Returns the merged items with the side they came from.
  */
 export function mergeHybrid<K extends MergeItem, S extends MergeItem>(keyword: readonly K[], semantic: readonly S[], ratio: number): Array<{ item: K | S; semantic: boolean }> {
   const out: Array<{ item: K | S; semantic: boolean }> = [];
   const seen = new Set<number>();
+  const kv = keyword.map((k) => mergeKey(k.ranks, 1 - ratio, 0).values);
+  const sv = semantic.map((h) => mergeKey(h.ranks, ratio, 1).values);
   let i = 0;
   let j = 0;
   while (i < keyword.length || j < semantic.length) {
-    const k = keyword[i];
-    const s = semantic[j];
-    const takeSemantic = k === undefined || (s !== undefined && s.score * ratio >= k.score * (1 - ratio) - Number.EPSILON);
-    const item = takeSemantic ? s! : k!;
-    if (takeSemantic) j++;
-    else i++;
+    const takeSemantic = i >= keyword.length || (j < semantic.length && !keywordFirst(kv[i]!, sv[j]!));
+    const item = takeSemantic ? semantic[j++]! : keyword[i++]!;
     if (seen.has(item.id)) continue;
     seen.add(item.id);
     out.push({ item, semantic: takeSemantic });
   }
   return out;
+}
+
+/** Whether a keyword hit's score values rank it before a semantic hit's. */
+function keywordFirst(k: readonly ScoreValue[], s: readonly ScoreValue[]): boolean {
+  for (let i = 0; i < k.length && i < s.length; i++) {
+    const x = k[i]!;
+    const y = s[i]!;
+    if (typeof x === 'number' && typeof y === 'number') {
+      if (Math.abs(x - y) <= Number.EPSILON) continue;
+      return x > y;
+    }
+    if (typeof x === 'number') return x !== 0;
+    if (typeof y === 'number') return y === 0;
+    const c = compareValue(x, y);
+    if (c !== null && c !== 0) return c > 0;
+  }
+  return false;
 }
 
 /** Step 2: the keyword list is good enough alone (full, and every weighted score at least 0.45). */

@@ -420,8 +420,9 @@ export class VectorReader {
     const ranked = [...best]
       .sort((a, b) => a[1] - b[1] || a[0] - b[0])
       .slice(0, q.limit)
-      .map(([id, d]) => [id, metric === 'hamming' ? d : this.#exactDistance(spec, id, q.vector, metric, d, q.store)] as const)
-      .sort((a, b) => a[1] - b[1] || a[0] - b[0]);
-    return { ids: ranked.map((r) => r[0]), similarities: ranked.map((r) => similarity(metric, r[1], dimensions)) };
+      .map(([id, d]) => [id, similarity(metric, metric === 'hamming' ? d : this.#exactDistance(spec, id, q.vector, metric, d, q.store), dimensions)] as const)
+      // by the similarity users see (an f32): equal ones by document, as Meilisearch orders them
+      .sort((a, b) => b[1] - a[1] || a[0] - b[0]);
+    return { ids: ranked.map((r) => r[0]), similarities: ranked.map((r) => r[1]) };
   }
 }

@@ -1,7 +1,8 @@
 // The `vectorSort` rule of a semantic search (vectors-embedders.md §5): in the index's ranking
 // rules the first text rule becomes `vectorSort` and the other text rules go; sort rules keep their
 // place. Its buckets are the documents of its universe nearest to the query vector, one a bucket
-// (best first, each with its similarity), then one bucket of the rest (no similarity, score 0).
+// but for equal similarities (best first, each with its similarity), then one bucket of the rest
+// (no similarity, score 0).
 import { Bitmap } from '../../bitmap/index.ts';
 import type { BoundRule } from './bucket-sort.ts';
 import type { Bucket } from './rules.ts';
@@ -44,11 +45,17 @@ export function vectorSortRule(nearest: NearestFn, want: number): BoundRule {
   return function* (universe, graph): Iterable<Bucket> {
     const found = nearest(universe, want);
     const rest = universe.clone();
-    for (let i = 0; i < found.ids.length; i++) {
-      const id = found.ids[i]!;
-      if (!rest.has(id)) continue;
-      rest.remove(id);
-      yield { docids: new Bitmap([id]), score: { rule: 'vectorSort', rank: 1, max: 1, similarity: found.similarities[i]! }, graph: () => graph };
+    // documents of equal similarity share a bucket: the rules after it (sort) order them
+    for (let i = 0; i < found.ids.length; ) {
+      const similarity = found.similarities[i]!;
+      const docids = new Bitmap();
+      for (; i < found.ids.length && found.similarities[i] === similarity; i++) {
+        const id = found.ids[i]!;
+        if (rest.has(id)) docids.add(id);
+      }
+      if (docids.isEmpty) continue;
+      rest.andNotInPlace(docids);
+      yield { docids, score: { rule: 'vectorSort', rank: 1, max: 1, similarity }, graph: () => graph };
     }
     if (!rest.isEmpty) yield { docids: rest, score: { rule: 'vectorSort', rank: 1, max: 1, similarity: null }, graph: () => graph };
   };
