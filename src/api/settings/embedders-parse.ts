@@ -176,8 +176,9 @@ export function validateEmbedderPatch(name: string, e: EmbedderPatch): void {
 }
 
 /**
- * Checks common to patches and merged configurations. `full` also requires the mandatory fields
- * (only meaningful on a merged configuration); a patch without `source` skips the per-source checks.
+ * Checks common to patches and merged configurations. The mandatory fields are required of a
+ * merged configuration (`full`) and of a patch that names its source; a patch without `source`
+ * skips the per-source checks.
  */
 export function validateConfig(context: string, e: Record<string, unknown>, full: boolean, role: NestedRole | null = null): void {
   // a nested embedder's fields are checked against its source and role first (when the composite
