@@ -424,6 +424,7 @@ test('_vectors filters (multimodal): embedded, user-provided and regenerate docu
     { id: 1, _vectors: { manual: [1, 3] } },
     { id: 2, _vectors: { manual: { embeddings: [1, 2], regenerate: true } } },
     { id: 3, _vectors: { manual: null } },
+    { id: 4, _vectors: { manual: { regenerate: false } } },
   ]);
   const ids = async (filter: string) => (await index.search('', { filter })).hits.map((h) => h.id);
   await assertApiError(index.search('', { filter: '_vectors EXISTS' }), 'feature_not_enabled', 400);
@@ -431,8 +432,10 @@ test('_vectors filters (multimodal): embedded, user-provided and regenerate docu
   try {
     assert.deepEqual(await ids('_vectors EXISTS'), [1, 2]);
     assert.deepEqual(await ids('_vectors.manual EXISTS'), [1, 2]);
-    assert.deepEqual(await ids('_vectors.manual NOT EXISTS'), [3]);
-    assert.deepEqual(await ids('_vectors.manual.userProvided EXISTS'), [1, 3]);
+    assert.deepEqual(await ids('_vectors.manual NOT EXISTS'), [3, 4]);
+    // a userProvided embedder's vectors are all the user's, `regenerate: true` too, and `null`;
+    // `{ regenerate: false }` alone gives none (Meilisearch 1.50)
+    assert.deepEqual(await ids('_vectors.manual.userProvided EXISTS'), [1, 2, 3]);
     assert.deepEqual(await ids('_vectors.manual.regenerate EXISTS'), [2]);
     assert.deepEqual(await ids('_vectors.manual.documentTemplate EXISTS'), []);
     await assertApiError(index.search('', { filter: '_vectors.nope EXISTS' }), 'invalid_search_filter', 400,

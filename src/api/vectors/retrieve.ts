@@ -55,8 +55,10 @@ export function vectorFilterSource(index: Index, settings: Settings): VectorFilt
           continue;
         }
         if (subset === 'documentTemplate' && spec.userProvided) continue;
-        for (const [id, regenerate] of reader.regenerateFlags(spec.id)) {
-          if (subset === 'userProvided' ? !regenerate : regenerate) out.add(id);
+        for (const [id, { regenerate, notGiven }] of reader.entryFlags(spec.id)) {
+          // the user's vectors: what documents gave (`null` included, `{ regenerate: false }`
+          // alone not); for a userProvided embedder, whatever is stored (Meilisearch 1.50)
+          if (subset === 'userProvided' ? !notGiven && (spec.userProvided === true || !regenerate) : regenerate) out.add(id);
         }
       }
       return out;

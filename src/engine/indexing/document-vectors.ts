@@ -82,7 +82,7 @@ export class DocumentVectors implements IndexPart<Checkpoint> {
       if (entry !== undefined && !entry.regenerate) {
         // `{ regenerate: false }` without embeddings: what is stored stays as it is (Meilisearch
         // 1.50 keeps even its `regenerate: true`); without anything stored, no vector by choice
-        if (stored === undefined) this.#store.set(id, spec, [], false);
+        if (stored === undefined) this.#store.set(id, spec, [], false, true);
         continue;
       }
       if (stored === undefined || (spec.userProvided && changed && (entry?.regenerate ?? stored.regenerate))) {
@@ -107,7 +107,7 @@ export class DocumentVectors implements IndexPart<Checkpoint> {
       taken.push([spec, parseVectorsEntry(raw[spec.name], spec.name, docId, spec.dimensions)]);
     }
     for (const [spec, entry] of taken) {
-      this.#store.set(id, spec, entry.vectors ?? [], entry.regenerate);
+      this.#store.set(id, spec, entry.vectors ?? [], entry.regenerate, entry.vectors === undefined && !entry.regenerate);
       delete raw[spec.name];
     }
     if (taken.length > 0 && Object.keys(raw).length === 0) delete doc[VECTORS];

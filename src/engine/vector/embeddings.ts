@@ -1,6 +1,7 @@
 // A document's embeddings for one embedder, as stored (vector-embeddings table):
 //
-//   u8 flags (1: regenerate, 2: binary-quantized) · u8 0 · u16 count · u32 dimensions
+//   u8 flags (1: regenerate, 2: binary-quantized, 4: kept but not given by the user — an
+//   entry `{ regenerate: false }` without embeddings) · u8 0 · u16 count · u32 dimensions
 //   then `count` vectors: float  → f32 norm, `dimensions` × f32 (stride dimensions + 1)
 //                         binary → ⌈dimensions / 32⌉ × u32 bits (stride in words)
 //
@@ -9,6 +10,7 @@ import { norm, quantize, unquantize } from './distance.ts';
 
 const REGENERATE = 1;
 const QUANTIZED = 2;
+const NOT_GIVEN = 4;
 const HEADER = 8;
 
 export interface EmbeddingsInput {
@@ -16,13 +18,15 @@ export interface EmbeddingsInput {
   regenerate: boolean;
   quantized: boolean;
   dimensions: number;
+  /** no vectors, by an entry `{ regenerate: false }` rather than `null` (not the user's vectors) */
+  notGiven?: boolean;
 }
 
 export function encodeEmbeddings(e: EmbeddingsInput): Uint8Array {
   const stride = strideOf(e.quantized, e.dimensions);
   const bytes = new Uint8Array(HEADER + e.vectors.length * stride * 4);
   const view = new DataView(bytes.buffer);
-  view.setUint8(0, (e.regenerate ? REGENERATE : 0) | (e.quantized ? QUANTIZED : 0));
+  view.setUint8(0, (e.regenerate ? REGENERATE : 0) | (e.quantized ? QUANTIZED : 0) | (e.notGiven === true ? NOT_GIVEN : 0));
   view.setUint16(2, e.vectors.length, true);
   view.setUint32(4, e.dimensions, true);
   if (e.quantized) {
@@ -42,6 +46,7 @@ export function encodeEmbeddings(e: EmbeddingsInput): Uint8Array {
 export class StoredEmbeddings {
   readonly regenerate: boolean;
   readonly quantized: boolean;
+  readonly notGiven: boolean;
   readonly count: number;
   readonly dimensions: number;
   readonly stride: number;
@@ -56,6 +61,7 @@ export class StoredEmbeddings {
     const flags = view.getUint8(0);
     this.regenerate = (flags & REGENERATE) !== 0;
     this.quantized = (flags & QUANTIZED) !== 0;
+    this.notGiven = (flags & NOT_GIVEN) !== 0;
     this.count = view.getUint16(2, true);
     this.dimensions = view.getUint32(4, true);
     this.stride = strideOf(this.quantized, this.dimensions);

@@ -251,6 +251,13 @@ export class VectorReader {
     }
   }
 
+  /** Every stored document's flags: regenerate, and whether its (empty) entry was not given by its user. */
+  *entryFlags(embedder: number): Generator<[number, { regenerate: boolean; notGiven: boolean }]> {
+    for (const [key, bytes] of this.#tables.embeddings.entries({ start: [embedder, 0], end: [embedder + 1, 0] })) {
+      yield [key[1], { regenerate: (bytes[0]! & 1) !== 0, notGiven: (bytes[0]! & 4) !== 0 }];
+    }
+  }
+
   #slab(e: EmbedderCache, spec: EmbedderSpec, store: number): VectorSlab {
     const key = `${store}/${spec.quantized ? 'q' : spec.metric}`;
     let slab = e.slabs.get(key);

@@ -62,12 +62,15 @@ export class VectorIndexWriter {
     return this.#tables.embeddings.has([embedder.id, id]);
   }
 
-  /** Stores the document's vectors for the embedder (an empty list is kept too: "no vector, by choice"). */
-  set(id: number, embedder: EmbedderSpec, vectors: ArrayLike<number>[], regenerate: boolean): void {
+  /**
+   * Stores the document's vectors for the embedder (an empty list is kept too: "no vector, by
+   * choice"); `notGiven`: an empty list from `{ regenerate: false }`, which is not the user's vectors.
+   */
+  set(id: number, embedder: EmbedderSpec, vectors: ArrayLike<number>[], regenerate: boolean, notGiven = false): void {
     const run = this.#run(embedder);
     this.#drop(run, id);
     const dimensions = embedder.dimensions ?? vectors[0]?.length ?? 0;
-    this.#tables.embeddings.put([embedder.id, id], encodeEmbeddings({ vectors, regenerate, quantized: embedder.quantized, dimensions }));
+    this.#tables.embeddings.put([embedder.id, id], encodeEmbeddings({ vectors, regenerate, quantized: embedder.quantized, dimensions, notGiven }));
     run.touched = true;
     if (vectors.length === 0) return;
     run.docids.add(id);
@@ -113,7 +116,7 @@ export class VectorIndexWriter {
     for (const [id, e] of entries) {
       if (e.quantized) continue;
       const vectors = e.vectors();
-      this.#tables.embeddings.put([embedder.id, id], encodeEmbeddings({ vectors, regenerate: e.regenerate, quantized: true, dimensions: e.dimensions }));
+      this.#tables.embeddings.put([embedder.id, id], encodeEmbeddings({ vectors, regenerate: e.regenerate, quantized: true, dimensions: e.dimensions, notGiven: e.notGiven }));
     }
     const links = [...this.#tables.links.keys({ start: [embedder.id, 0, 0, 0], end: [embedder.id + 1, 0, 0, 0] })];
     for (const key of links) this.#tables.links.remove(key);
