@@ -274,6 +274,10 @@ test('several vectors a document, hybrid distinct, and an unconfigured entry in 
   }]);
   const inner = await t.fetch('POST', `/indexes/${uid}/search`, { body: { q: 'vector', attributesToHighlight: ['_vectors.other'] } });
   assert.deepEqual(inner.body.hits, [{ id: 5, t: 'no vector', kind: 'a' }]);
+  // displayedAttributes without `_vectors` does not hide it from retrieveVectors (Meilisearch 1.50)
+  await index.updateDisplayedAttributes(['id', 't']).waitTask();
+  const shown = await index.search('', { filter: 'kind = b', retrieveVectors: true, limit: 1 });
+  assert.deepEqual(shown.hits, [{ id: 2, t: 'green apple', _vectors: { e: { embeddings: [[0, 1, 0], [0.5, 0.5, 0]], regenerate: false } } }]);
 });
 
 test('a userProvided embedder added to stored documents fails its task while any lacks an entry (Meilisearch 1.50)', async () => {

@@ -51,7 +51,7 @@ export interface HitPlan {
   formatted: string[];
   /** Only the entries that highlight or crop, in field-id order (merged per leaf). */
   formatting: [string, FormatOptions][];
-  /** `retrieveVectors` and `_vectors` displayed. */
+  /** `retrieveVectors`, whatever `displayedAttributes` lists. */
   vectors: boolean;
   /** The origin of `_geoDistance` (first `_geoPoint(lat, lng)` of `sort`). */
   geoPoint: [number, number] | null;
@@ -87,14 +87,14 @@ export function planHits(q: SearchQuery, ctx: HitContext): HitPlan {
   // others live outside the document): `_formatted` and `_matchesPosition` treat it as any other
   // field, as Meilisearch does; the hit's own `_vectors` follows `retrieveVectors` (`addVectors`)
   if (options.size > 0) for (const f of retrieve) option(f);
-  const vectorsShown = shownSet.has('*') || shownSet.has(VECTORS);
   const formatted = fields.filter((f) => options.has(f));
   return {
     displayed,
     retrieve: retrieve.filter(notVectors),
     formatted,
     formatting: formatted.map((f) => [f, options.get(f)!] as [string, FormatOptions]).filter(([, o]) => o.highlight || o.crop !== null),
-    vectors: q.retrieveVectors && vectorsShown,
+    // `displayedAttributes` does not hide it (Meilisearch 1.50; the reference says it does)
+    vectors: q.retrieveVectors,
     geoPoint: geoPoint(q.sort),
   };
 }
