@@ -194,7 +194,8 @@ describe('attributes that are not filterable', () => {
     // patterns: `release_*` covers `release_year`, not `releases`; `eq*` covers `eqa`
     await expectError(search('releases = 1'), 'invalid_search_filter', `Index \`${uid}\`: Attribute \`releases\` is not filterable. ${PATTERNS}\n2:10 "releases" = "1"`);
     assert.equal((await search('release_year = 2001 AND eqa = 1')).hits.length, 1);
-    await expectError(facetSearch('nope = 1'), 'invalid_search_filter', `Index \`${uid}\`: Attribute \`nope\` is not filterable. ${PATTERNS}\n2:6 "nope" = "1"`);
+    // the facet search quotes the filter as sent, without the prefix (Meilisearch 1.50)
+    await expectError(facetSearch('nope = 1'), 'invalid_search_filter', `Attribute \`nope\` is not filterable. ${PATTERNS}\n1:5 nope = 1`);
   });
 
   test('documents routes quote the original text, without prefix', async () => {
@@ -296,6 +297,13 @@ describe('CONTAINS without the containsFilter feature', () => {
     await expectError(t.client.index(uid).deleteDocuments({ filter: 'title CONTAINS las' }), 'feature_not_enabled', message);
     await expectError(search('title = Glass OR title NOT CONTAINS las'), 'feature_not_enabled', `${CONTAINS_GATE}\n28:36 title = Glass OR title NOT CONTAINS las`);
     await expectError(search(['title = Glass', ['title CONTAINS las']]), 'feature_not_enabled', `${CONTAINS_GATE}\n7:15 title CONTAINS las`);
+    // with the feature on, the facet search takes it too
+    await t.client.updateExperimentalFeatures({ containsFilter: true });
+    try {
+      await facetSearch('title CONTAINS las');
+    } finally {
+      await t.client.updateExperimentalFeatures({ containsFilter: false });
+    }
   });
 });
 

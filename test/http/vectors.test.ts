@@ -274,6 +274,11 @@ test('several vectors a document, hybrid distinct, and an unconfigured entry in 
   }]);
   const inner = await t.fetch('POST', `/indexes/${uid}/search`, { body: { q: 'vector', attributesToHighlight: ['_vectors.other'] } });
   assert.deepEqual(inner.body.hits, [{ id: 5, t: 'no vector', kind: 'a' }]);
+  // a hybrid facet search counts every document of its filter, whatever the text (Meilisearch 1.50)
+  const facets = await index.searchForFacetValues({ facetName: 'kind', q: 'zzzz', hybrid: { embedder: 'e', semanticRatio: 0.5 } } as never);
+  assert.deepEqual(facets.facetHits, [{ value: 'a', count: 3 }, { value: 'b', count: 2 }]);
+  const keyword = await index.searchForFacetValues({ facetName: 'kind', q: 'sky', hybrid: { embedder: 'e', semanticRatio: 0 } } as never);
+  assert.deepEqual(keyword.facetHits, [{ value: 'a', count: 1 }, { value: 'b', count: 1 }]);
   // displayedAttributes without `_vectors` does not hide it from retrieveVectors (Meilisearch 1.50)
   await index.updateDisplayedAttributes(['id', 't']).waitTask();
   const shown = await index.search('', { filter: 'kind = b', retrieveVectors: true, limit: 1 });

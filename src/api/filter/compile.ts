@@ -7,11 +7,12 @@
 //                                     → feature_not_enabled, original text, never prefixed
 //     `_foreign` on a documents route → "not supported for this endpoint"
 //     what Muninn cannot run yet      → "Using … is not supported by this version of Muninn yet."
-//     search routes: re-serialization (reserialize.ts), so later errors quote the new text
+//     the search route: re-serialization (reserialize.ts), so later errors quote the new text
 //   CompiledFilter.evaluate (on one index generation)
 //     every field named (stack order) must be filterable by its first matching rule
 //     the evaluator (engine/filter/eval): operator features, geo arguments, geo filterability
-//     → the route's code; search routes and tasks prefix ``Index `uid`: ``
+//     → the route's code; the search route and tasks prefix ``Index `uid`: `` (the facet search
+//       does not: it quotes the filter as sent, unprefixed)
 //
 // Multi-search adds its own ``Inside `.queries[i]`: `` around whatever this throws.
 
@@ -58,7 +59,8 @@ interface RouteStyle {
 
 const ROUTES: Record<FilterRoute, RouteStyle> = {
   search: { code: 'invalid_search_filter', prefixed: true, reserialized: true, local: false },
-  facetSearch: { code: 'invalid_search_filter', prefixed: true, reserialized: true, local: false },
+  // the facet search evaluates the filter as sent, without the index prefix (Meilisearch 1.50)
+  facetSearch: { code: 'invalid_search_filter', prefixed: false, reserialized: false, local: false },
   similar: { code: 'invalid_similar_filter', prefixed: false, reserialized: false, local: false },
   documents: { code: 'invalid_document_filter', prefixed: false, reserialized: false, local: true },
   // evaluated in the deletion task, whose errors carry the index prefix

@@ -20,7 +20,7 @@ import { searchFacets } from './facets.ts';
 import { readOnce } from './facets-distribution.ts';
 import { checkSort, parseSort, type SortCriterion } from './sort.ts';
 import { distinctField } from './distinct.ts';
-import { compileFilter, type FilterFeatures } from '../filter/index.ts';
+import { compileFilter, type FilterFeatures, type FilterRoute } from '../filter/index.ts';
 import { buildHits, type EngineHit, type EngineResult, type HitContext } from './hits.ts';
 import { scoreDetails, searchOnFids } from './keyword.ts';
 import { MatchingWords } from './matching-words.ts';
@@ -115,6 +115,8 @@ export interface RankOptions {
   features?: FilterFeatures;
   /** where the steps' times go (`showPerformanceDetails`) */
   timings?: StepRecorder;
+  /** how filter errors are worded (the search route's, unless said) */
+  filterRoute?: FilterRoute;
 }
 
 const NO_FEATURES: FilterFeatures = { containsFilter: false, foreignKeys: false, network: false, multimodal: false };
@@ -129,7 +131,7 @@ export function rankSearch(index: Index, uid: string, q: SearchQuery, opts: Rank
   if (q.media !== null && !(opts.features ?? NO_FEATURES).multimodal) {
     throw new ApiError('feature_not_enabled', 'passing `media` in a search query requires enabling the `multimodal` experimental feature. See https://github.com/orgs/meilisearch/discussions/846');
   }
-  const filter = compileFilter(q.filter, 'search', opts.features ?? NO_FEATURES);
+  const filter = compileFilter(q.filter, opts.filterRoute ?? 'search', opts.features ?? NO_FEATURES);
   const sort = parseSort(q.sort);
   const documents = state.wordSets.documents ?? index.usedIds();
   const universe =

@@ -10,6 +10,8 @@ import { isFacetedBy, matchFieldLegacy, type Settings } from '../settings/index.
 import { Tokenizer, utf8Length } from '../../engine/tokenizer/index.ts';
 import { asBoolean, asString, expectObject, missingField } from '../validate/index.ts';
 import { rankSearch } from './execute.ts';
+import { searchPlan } from './semantic.ts';
+import type { FilterFeatures } from '../filter/index.ts';
 import { compareBytes, type FacetValues } from './facets-values.ts';
 import { facetHits, lossyFacetString, type FacetHit, type FacetQueryMatch } from './facets-match.ts';
 import { firstMatchingRule } from './facets.ts';
@@ -62,8 +64,8 @@ export interface FacetSearchResponse {
   processingTimeMs: number;
 }
 
-/** Runs a facet search on one index. */
-export function executeFacetSearch(index: Index, uid: string, fq: FacetSearchQuery): FacetSearchResponse {
+/** Runs a facet search on one index (`features`: the experimental features filters depend on). */
+export function executeFacetSearch(index: Index, uid: string, fq: FacetSearchQuery, features?: FilterFeatures): FacetSearchResponse {
   const started = performance.now();
   const state = indexSearchState(index);
   const { settings } = state;
@@ -77,7 +79,10 @@ export function executeFacetSearch(index: Index, uid: string, fq: FacetSearchQue
   const fid = values.fieldId(fq.facetName);
   let hits: FacetHit[] = [];
   if (fid !== undefined) {
-    const ranked = rankSearch(index, uid, q, { state, offset: 0, limit: 0, scores: false, started });
+    // a hybrid search counts every document its filter lets through: the semantic side matches
+    // them all, whatever the text (Meilisearch 1.50, even when the text cannot be embedded)
+    const counted = searchPlan(q, settings).kind === 'hybrid' ? { ...q, q: null, vector: null, media: null } : q;
+    const ranked = rankSearch(index, uid, counted, { state, offset: 0, limit: 0, scores: false, started, ...(features ? { features } : {}), filterRoute: 'facetSearch' });
     hits = facetHits({
       values,
       cacheOwner: state,

@@ -18,6 +18,6 @@ export function registerFacetSearchRoutes(app: FastifyInstance, ctx: HttpContext
     const ruleFilter = req.auth.searchRuleFilter(uid);
     if (ruleFilter !== null) fq.search = { ...fq.search, filter: fuseFilters(fq.search.filter, ruleFilter) };
     await searchTurn(ctx, req);
-    return executeFacetSearch(index, uid, fq);
+    return executeFacetSearch(index, uid, fq, ctx.instance.features.get());
   });
 }
