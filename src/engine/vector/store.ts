@@ -244,13 +244,6 @@ export class VectorReader {
     return bytes === undefined ? undefined : new StoredEmbeddings(bytes);
   }
 
-  /** Every document with a stored entry for the embedder, with its `regenerate` flag. */
-  *regenerateFlags(embedder: number): Generator<[number, boolean]> {
-    for (const [key, bytes] of this.#tables.embeddings.entries({ start: [embedder, 0], end: [embedder + 1, 0] })) {
-      yield [key[1], (bytes[0]! & 1) !== 0];
-    }
-  }
-
   /** Every stored document's flags: regenerate, and whether its (empty) entry was not given by its user. */
   *entryFlags(embedder: number): Generator<[number, { regenerate: boolean; notGiven: boolean }]> {
     for (const [key, bytes] of this.#tables.embeddings.entries({ start: [embedder, 0], end: [embedder + 1, 0] })) {

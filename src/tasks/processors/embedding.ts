@@ -368,13 +368,14 @@ async function embedChunk(docs: Record<string, unknown>[], method: 'replace' | '
     merged.forEach((doc, i) => {
       if (ownEntry(docs[i]!, name)) return;
       const docId = idOf(doc) ?? String(i);
+      const before = previous[i] === undefined ? null : previousRegenerate(previous[i]!, name, docId, embedderIds[name], target, reader);
       // vectors its user gave (`regenerate: false`) stay when a document changes, unless it asks
       // for `regenerate: true` (Meilisearch 1.50)
-      if (previous[i] !== undefined && !asksRegenerate(docs[i]!, name) && userGiven(previous[i]!, name, docId, embedderIds[name], target, reader)) return;
+      if (before === false && !asksRegenerate(docs[i]!, name)) return;
       const inputs = renderOrSkip(template, doc, searchable, docId);
       if (inputs === null) return;
       // only a text that changed is embedded again: the vectors computed for the same text stay
-      if (previous[i] !== undefined && hasGenerated(previous[i]!, name, docId, embedderIds[name], target, reader) && sameText(template, previous[i]!, searchable, inputs)) return;
+      if (before === true && sameText(template, previous[i]!, searchable, inputs)) return;
       wanted.push(i);
       starts.push(texts.length);
       texts.push(...inputs);
@@ -408,27 +409,24 @@ function asksRegenerate(doc: Record<string, unknown>, name: string): boolean {
   return entry !== null && typeof entry === 'object' && !Array.isArray(entry) && (entry as { regenerate?: unknown }).regenerate === true;
 }
 
-/** Whether the document (as stored, or as added earlier in the batch) holds vectors its user gave for `name` (`regenerate: false`). */
-function userGiven(doc: Record<string, unknown>, name: string, docId: string, embedderId: number | undefined, target: Index, reader: VectorReader): boolean {
+/**
+ * The `regenerate` flag of the vectors the document had for `name` before this task (as added
+ * earlier in the batch, else as stored): false for vectors its user gave (an array, `null`, or
+ * `regenerate: false`), true for computed ones or ones to compute; null when it had none.
+ */
+function previousRegenerate(doc: Record<string, unknown>, name: string, docId: string, embedderId: number | undefined, target: Index, reader: VectorReader): boolean | null {
   const v = doc._vectors;
   if (v !== null && typeof v === 'object' && !Array.isArray(v) && Object.prototype.hasOwnProperty.call(v, name)) {
     const entry = (v as Record<string, unknown>)[name];
-    // an array of vectors or `null` (opted out) is the user's; an object says it itself
-    if (entry === null || Array.isArray(entry)) return true;
-    if (typeof entry === 'object') return (entry as { regenerate?: unknown }).regenerate === false;
+    if (entry === null || Array.isArray(entry)) return false;
+    if (typeof entry === 'object') {
+      const regenerate = (entry as { regenerate?: unknown }).regenerate;
+      if (typeof regenerate === 'boolean') return regenerate;
+    }
   }
-  if (embedderId === undefined) return false;
+  if (embedderId === undefined) return null;
   const internal = target.internalId(docId);
-  return internal !== undefined && reader.embeddings(embedderId, internal)?.regenerate === false;
-}
-
-/** Whether the document (as stored, or as added earlier in the batch) has vectors the embedder computed. */
-function hasGenerated(doc: Record<string, unknown>, name: string, docId: string, embedderId: number | undefined, target: Index, reader: VectorReader): boolean {
-  const v = doc._vectors as Record<string, { regenerate?: boolean }> | undefined;
-  if (v !== null && typeof v === 'object' && v[name]?.regenerate === true) return true;
-  if (embedderId === undefined) return false;
-  const internal = target.internalId(docId);
-  return internal !== undefined && reader.embeddings(embedderId, internal)?.regenerate === true;
+  return internal === undefined ? null : (reader.embeddings(embedderId, internal)?.regenerate ?? null);
 }
 
 function sameText(template: Renderer, doc: Record<string, unknown>, searchable: (f: string) => boolean, inputs: unknown[]): boolean {
@@ -505,7 +503,7 @@ async function embedStored(
       // vectors a user gave (`regenerate: false`) stay: their documents are not sent
       const embedderId = ((target.getMain('embedderIds') ?? {}) as Record<string, number>)[name];
       const kept = new Set<number>();
-      if (embedderId !== undefined) for (const [doc, regenerate] of new VectorReader(target).regenerateFlags(embedderId)) if (!regenerate) kept.add(doc);
+      if (embedderId !== undefined) for (const [doc, { regenerate }] of new VectorReader(target).entryFlags(embedderId)) if (!regenerate) kept.add(doc);
       // the ids first: documents are read a chunk at a time, between the requests
       const internals = [...target.documents.keys()].filter((id) => !kept.has(id));
       for (const internal of internals) {
